@@ -1,0 +1,56 @@
+package dev.fencing.sql;
+
+import java.util.Locale;
+
+/** The SQL dialect of the database behind the fencing driver; every dialect difference is decided here or in {@link EpochSql}. */
+public enum Dialect {
+    H2(true, false),
+    POSTGRESQL(false, true),
+    MARIADB(false, true),
+    GENERIC(false, false);
+
+    private final boolean foldsToUpperCase;
+    private final boolean sharedRowLocks;
+
+    Dialect(boolean foldsToUpperCase, boolean sharedRowLocks) {
+        this.foldsToUpperCase = foldsToUpperCase;
+        this.sharedRowLocks = sharedRowLocks;
+    }
+
+    /** The dialect for a JDBC URL of the underlying driver (for example {@code jdbc:postgresql://...}). */
+    public static Dialect fromUrl(String jdbcUrl) {
+        String url = jdbcUrl.toLowerCase(Locale.ROOT);
+        if (url.startsWith("jdbc:h2:")) {
+            return H2;
+        }
+        if (url.startsWith("jdbc:postgresql:") || url.startsWith("jdbc:pgsql:")) {
+            return POSTGRESQL;
+        }
+        if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
+            return MARIADB;
+        }
+        return GENERIC;
+    }
+
+    /** Whether several transactions can hold a shared lock on the epoch row at once (same-epoch writers never wait). */
+    public boolean hasSharedRowLocks() {
+        return sharedRowLocks;
+    }
+
+    /** The lock clause a guard appends to its epoch-row read. */
+    public String rowLockClause() {
+        return sharedRowLocks ? (this == MARIADB ? "LOCK IN SHARE MODE" : "FOR SHARE") : "FOR UPDATE";
+    }
+
+    /**
+     * Quotes a validated identifier the way the database folds an unquoted one, so {@code fencing_epoch}
+     * names the same table quoted or not ({@code "FENCING_EPOCH"} on H2, {@code "fencing_epoch"} on PostgreSQL).
+     */
+    public String quoteIdentifier(String identifier) {
+        if (this == MARIADB) {
+            return '`' + identifier + '`';
+        }
+        String folded = foldsToUpperCase ? identifier.toUpperCase(Locale.ROOT) : identifier.toLowerCase(Locale.ROOT);
+        return '"' + folded + '"';
+    }
+}
