@@ -1,0 +1,600 @@
+package dev.fencing.jdbc.internal;
+
+import dev.fencing.jdbc.FencedConnection;
+import dev.fencing.sql.Analysis;
+import dev.fencing.sql.Dialect;
+import dev.fencing.sql.GuardedSql;
+import dev.fencing.sql.SqlAnalyzer;
+import dev.fencing.sql.StatementKind;
+
+import java.sql.Array;
+import java.sql.Blob;
+import java.sql.CallableStatement;
+import java.sql.Clob;
+import java.sql.NClob;
+import java.sql.SQLWarning;
+import java.sql.SQLXML;
+import java.sql.ShardingKey;
+import java.sql.Struct;
+import java.sql.Wrapper;
+import java.sql.ClientInfoStatus;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.SQLClientInfoException;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.sql.Statement;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The connection the fencing driver hands out: wraps the underlying connection, never hands it out, and sends
+ * every statement through analysis and, for mutations, the {@link EpochGuard}.
+ */
+public final class FencedConnectionImpl implements FencedConnection {
+    /** One analyzer (and so one cache of analysed SQL) per database kind and epoch table, shared by connections. */
+    private static final Map<String, SqlAnalyzer> ANALYZERS = new ConcurrentHashMap<>();
+
+    /** What the driver does with a statement once it knows what the statement is. */
+    enum Route { PASS, TRANSACTION_CONTROL, SETTING, GUARD }
+
+    private final Connection raw;
+    private final Settings settings;
+    private final SqlAnalyzer analyzer;
+    private final EpochGuard guard;
+    private final TokenResolver tokens;
+    private final boolean unwrapAllowed;
+    private final String epochTableName;
+    private final GuardedSql prefixGuard;
+    private FencedDatabaseMetaData metaData;
+
+    private FencedConnectionImpl(Connection raw, Settings settings, SqlAnalyzer analyzer) throws SQLException {
+        this.raw = raw;
+        this.settings = settings;
+        this.analyzer = analyzer;
+        this.guard = new EpochGuard(raw, analyzer.epochSql());
+        this.tokens = new TokenResolver(settings);
+        this.unwrapAllowed = settings.unwrapAllowed();
+        this.epochTableName = settings.epochTable().simpleName();
+        String prefix = analyzer.epochSql().prefixGuard();
+        this.prefixGuard = prefix == null ? null
+                : new GuardedSql(prefix, new int[0], 1, 2, prefix.indexOf('?'), prefix.indexOf('?', prefix.indexOf('?') + 1));
+    }
+
+    /** Wraps a freshly opened underlying connection, checking (or creating) the epoch table first. */
+    public static FencedConnectionImpl open(Connection raw, Settings settings) throws SQLException {
+        try {
+            Dialect dialect = Dialect.fromUrl(settings.targetUrl());
+            String key = dialect + "|" + settings.epochTable() + "|" + settings.cacheSize();
+            SqlAnalyzer analyzer = ANALYZERS.computeIfAbsent(key, k -> newAnalyzer(dialect, settings));
+            EpochSchema.prepare(raw, analyzer.epochSql(), settings.schemaMode());
+            return new FencedConnectionImpl(raw, settings, analyzer);
+        } catch (SQLException | RuntimeException e) {
+            try {
+                raw.close();
+            } catch (SQLException closeFailure) {
+                e.addSuppressed(closeFailure);
+            }
+            throw e;
+        }
+    }
+
+    private static SqlAnalyzer newAnalyzer(Dialect dialect, Settings settings) {
+        try {
+            return new SqlAnalyzer(dialect, settings.epochTable(), settings.cacheSize());
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    // ---- the statement path -------------------------------------------------------------------------------
+
+    /** What {@code sql} is; JDBC escapes ({call ...}) are resolved by the underlying driver before classifying. */
+    Analysis analyze(String sql) throws SQLException {
+        Analysis analysis = analyzer.analyze(sql);
+        if (analysis.kind() == StatementKind.UNGUARDABLE && sql.indexOf('{') >= 0) {
+            String nativeSql = raw.nativeSQL(sql);
+            if (!nativeSql.equals(sql)) {
+                return analyzer.analyze(nativeSql);
+            }
+        }
+        return analysis;
+    }
+
+    /** Decides how a statement proceeds; refuses what must not run (SPEC C5). */
+    Route route(Analysis analysis) throws SQLException {
+        switch (analysis.kind()) {
+            case READ_ONLY:
+            case SESSION_SETTING:
+                return Route.PASS;
+            case TRANSACTION_CONTROL:
+                return Route.TRANSACTION_CONTROL;
+            case FENCING_SETTING:
+                return Route.SETTING;
+            case MUTATION:
+                if (analysis.targetTables().contains(epochTableName)) {
+                    throw Refusals.protectedTable(settings.epochTable().toString());
+                }
+                return Route.GUARD;
+            default:
+                throw Refusals.cannotGuard(analysis.reason());
+        }
+    }
+
+    /** Applies {@code SET fencing.token = n} / {@code SET fencing.resource = 'r'} sent as SQL. */
+    void applySetting(Analysis analysis) throws SQLException {
+        applySetting(analysis.settingName(), analysis.settingValue(), "SET " + analysis.settingName());
+    }
+
+    private void applySetting(String name, String value, String source) throws SQLException {
+        switch (name.toLowerCase(Locale.ROOT)) {
+            case Settings.TOKEN:
+                tokens.setConnectionToken(value, source);
+                break;
+            case Settings.RESOURCE:
+                tokens.setConnectionResource(value);
+                break;
+            default:
+                throw Settings.configuration("'" + name + "' cannot be set on a connection; only "
+                        + Settings.TOKEN + " and " + Settings.RESOURCE + " can");
+        }
+    }
+
+    /**
+     * The guard statement sent ahead of a statement in the same round trip, or {@code null} where the database
+     * has none (see {@link dev.fencing.sql.EpochSql#prefixGuard()}).
+     */
+    GuardedSql prefixGuard() {
+        return prefixGuard;
+    }
+
+    /** Runs an action that writes (an updatable result set's row change) fenced, untouched, after the guard. */
+    <T> T runFenced(Action<T> action) throws SQLException {
+        String resource = tokens.resource();
+        long token = tokens.token(resource);
+        return guard.run(resource, token, EpochGuard.Inline.NONE, new EpochGuard.Call<>() {
+            @Override
+            public T inline(String r, long t) {
+                throw new IllegalStateException("row changes are never run with an inline guard");
+            }
+
+            @Override
+            public T locked() throws SQLException {
+                return action.run();
+            }
+        });
+    }
+
+    /** A write the guard runs once the epoch row is locked. */
+    interface Action<T> {
+        T run() throws SQLException;
+    }
+
+    /** Unwraps a raw object of this connection only when {@code fencing.unwrap=allow}. */
+    <T> T unwrapRaw(Wrapper raw, Class<T> type) throws SQLException {
+        if (!unwrapAllowed) {
+            throw Refusals.unwrapRefused(type);
+        }
+        return raw.unwrap(type);
+    }
+
+    EpochGuard guard() {
+        return guard;
+    }
+
+    TokenResolver tokens() {
+        return tokens;
+    }
+
+    Connection raw() {
+        return raw;
+    }
+
+    // ---- statements ---------------------------------------------------------------------------------------
+
+    @Override
+    public Statement createStatement() throws SQLException {
+        return new FencedStatement(this, raw.createStatement());
+    }
+
+    @Override
+    public Statement createStatement(int resultSetType, int resultSetConcurrency) throws SQLException {
+        return new FencedStatement(this, raw.createStatement(resultSetType, resultSetConcurrency));
+    }
+
+    @Override
+    public Statement createStatement(int resultSetType, int resultSetConcurrency, int resultSetHoldability)
+            throws SQLException {
+        return new FencedStatement(this, raw.createStatement(resultSetType, resultSetConcurrency, resultSetHoldability));
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql) throws SQLException {
+        return new FencedPreparedStatement(this, sql, analyze(sql), false, raw::prepareStatement);
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency)
+            throws SQLException {
+        return new FencedPreparedStatement(this, sql, analyze(sql), false,
+                text -> raw.prepareStatement(text, resultSetType, resultSetConcurrency));
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency,
+                                              int resultSetHoldability) throws SQLException {
+        return new FencedPreparedStatement(this, sql, analyze(sql), false,
+                text -> raw.prepareStatement(text, resultSetType, resultSetConcurrency, resultSetHoldability));
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, int autoGeneratedKeys) throws SQLException {
+        return new FencedPreparedStatement(this, sql, analyze(sql), autoGeneratedKeys == Statement.RETURN_GENERATED_KEYS,
+                text -> raw.prepareStatement(text, autoGeneratedKeys));
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, int[] columnIndexes) throws SQLException {
+        return new FencedPreparedStatement(this, sql, analyze(sql), true,
+                text -> raw.prepareStatement(text, columnIndexes));
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, String[] columnNames) throws SQLException {
+        return new FencedPreparedStatement(this, sql, analyze(sql), true,
+                text -> raw.prepareStatement(text, columnNames));
+    }
+
+    @Override
+    public CallableStatement prepareCall(String sql) throws SQLException {
+        return new FencedCallableStatement(this, sql, analyze(sql), raw.prepareCall(sql));
+    }
+
+    @Override
+    public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency) throws SQLException {
+        return new FencedCallableStatement(this, sql, analyze(sql),
+                raw.prepareCall(sql, resultSetType, resultSetConcurrency));
+    }
+
+    @Override
+    public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency,
+                                         int resultSetHoldability) throws SQLException {
+        return new FencedCallableStatement(this, sql, analyze(sql),
+                raw.prepareCall(sql, resultSetType, resultSetConcurrency, resultSetHoldability));
+    }
+
+    // ---- transactions -------------------------------------------------------------------------------------
+
+    @Override
+    public void setAutoCommit(boolean autoCommit) throws SQLException {
+        raw.setAutoCommit(autoCommit);
+        guard.autoCommitChanged(autoCommit);
+    }
+
+    @Override
+    public boolean getAutoCommit() throws SQLException {
+        return raw.getAutoCommit();
+    }
+
+    @Override
+    public void commit() throws SQLException {
+        try {
+            raw.commit();
+        } finally {
+            guard.transactionEnded();
+        }
+    }
+
+    @Override
+    public void rollback() throws SQLException {
+        try {
+            raw.rollback();
+        } finally {
+            guard.transactionEnded();
+        }
+    }
+
+    @Override
+    public void rollback(Savepoint savepoint) throws SQLException {
+        try {
+            raw.rollback(savepoint);
+        } finally {
+            guard.locksMayBeGone();
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        guard.close();
+        raw.close();
+    }
+
+    // ---- fencing API --------------------------------------------------------------------------------------
+
+    @Override
+    public void setFencingToken(long token) throws SQLException {
+        tokens.setConnectionToken(token);
+    }
+
+    @Override
+    public void clearFencingToken() {
+        tokens.clearConnectionToken();
+    }
+
+    @Override
+    public void setFencingResource(String resource) {
+        tokens.setConnectionResource(resource);
+    }
+
+    @Override
+    public String getFencingResource() {
+        return tokens.resource();
+    }
+
+    @Override
+    public OptionalLong getFencingToken() throws SQLException {
+        long token = tokens.find(tokens.resource());
+        return token > 0 ? OptionalLong.of(token) : OptionalLong.empty();
+    }
+
+    @Override
+    public long readHighWaterMark(String resource) throws SQLException {
+        return guard.readMark(resource);
+    }
+
+    @Override
+    public void setClientInfo(String name, String value) throws SQLClientInfoException {
+        if (name != null && name.toLowerCase(Locale.ROOT).startsWith("fencing.")) {
+            try {
+                applySetting(name, value, "setClientInfo(" + name + ")");
+            } catch (SQLException e) {
+                throw new SQLClientInfoException(e.getMessage(), e.getSQLState(), Map.of(name,
+                        ClientInfoStatus.REASON_VALUE_INVALID), e);
+            }
+            return;
+        }
+        raw.setClientInfo(name, value);
+    }
+
+    @Override
+    public void setClientInfo(Properties properties) throws SQLClientInfoException {
+        Properties passed = new Properties();
+        for (String name : properties.stringPropertyNames()) {
+            if (name.toLowerCase(Locale.ROOT).startsWith("fencing.")) {
+                setClientInfo(name, properties.getProperty(name));
+            } else {
+                passed.setProperty(name, properties.getProperty(name));
+            }
+        }
+        raw.setClientInfo(passed);
+    }
+
+    @Override
+    public String getClientInfo(String name) throws SQLException {
+        if (name != null && name.toLowerCase(Locale.ROOT).startsWith("fencing.")) {
+            switch (name.toLowerCase(Locale.ROOT)) {
+                case Settings.TOKEN:
+                    OptionalLong token = getFencingToken();
+                    return token.isPresent() ? Long.toString(token.getAsLong()) : null;
+                case Settings.RESOURCE:
+                    return getFencingResource();
+                default:
+                    return null;
+            }
+        }
+        return raw.getClientInfo(name);
+    }
+
+    @Override
+    public Properties getClientInfo() throws SQLException {
+        return raw.getClientInfo();
+    }
+
+    @Override
+    public DatabaseMetaData getMetaData() throws SQLException {
+        if (metaData == null) {
+            metaData = new FencedDatabaseMetaData(this, raw.getMetaData());
+        }
+        return metaData;
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> type) throws SQLException {
+        if (type.isInstance(this)) {
+            return type.cast(this);
+        }
+        return unwrapRaw(raw, type);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> type) throws SQLException {
+        return type.isInstance(this) || (unwrapAllowed && raw.isWrapperFor(type));
+    }
+
+    @Override
+    public String toString() {
+        return "FencedConnection[" + tokens.resource() + "] over " + raw;
+    }
+
+    // ---- plain delegation ---------------------------------------------------------------------------------
+
+    @Override
+    public void abort(java.util.concurrent.Executor p1) throws SQLException {
+        raw.abort(p1);
+    }
+
+    @Override
+    public void beginRequest() throws SQLException {
+        raw.beginRequest();
+    }
+
+    @Override
+    public void clearWarnings() throws SQLException {
+        raw.clearWarnings();
+    }
+
+    @Override
+    public Array createArrayOf(String p1, Object[] p2) throws SQLException {
+        return raw.createArrayOf(p1, p2);
+    }
+
+    @Override
+    public Blob createBlob() throws SQLException {
+        return raw.createBlob();
+    }
+
+    @Override
+    public Clob createClob() throws SQLException {
+        return raw.createClob();
+    }
+
+    @Override
+    public NClob createNClob() throws SQLException {
+        return raw.createNClob();
+    }
+
+    @Override
+    public SQLXML createSQLXML() throws SQLException {
+        return raw.createSQLXML();
+    }
+
+    @Override
+    public Struct createStruct(String p1, Object[] p2) throws SQLException {
+        return raw.createStruct(p1, p2);
+    }
+
+    @Override
+    public void endRequest() throws SQLException {
+        raw.endRequest();
+    }
+
+    @Override
+    public String getCatalog() throws SQLException {
+        return raw.getCatalog();
+    }
+
+    @Override
+    public int getHoldability() throws SQLException {
+        return raw.getHoldability();
+    }
+
+    @Override
+    public int getNetworkTimeout() throws SQLException {
+        return raw.getNetworkTimeout();
+    }
+
+    @Override
+    public String getSchema() throws SQLException {
+        return raw.getSchema();
+    }
+
+    @Override
+    public int getTransactionIsolation() throws SQLException {
+        return raw.getTransactionIsolation();
+    }
+
+    @Override
+    public java.util.Map<String, Class<?>> getTypeMap() throws SQLException {
+        return raw.getTypeMap();
+    }
+
+    @Override
+    public SQLWarning getWarnings() throws SQLException {
+        return raw.getWarnings();
+    }
+
+    @Override
+    public boolean isClosed() throws SQLException {
+        return raw.isClosed();
+    }
+
+    @Override
+    public boolean isReadOnly() throws SQLException {
+        return raw.isReadOnly();
+    }
+
+    @Override
+    public boolean isValid(int p1) throws SQLException {
+        return raw.isValid(p1);
+    }
+
+    @Override
+    public String nativeSQL(String p1) throws SQLException {
+        return raw.nativeSQL(p1);
+    }
+
+    @Override
+    public void releaseSavepoint(Savepoint p1) throws SQLException {
+        raw.releaseSavepoint(p1);
+    }
+
+    @Override
+    public void setCatalog(String p1) throws SQLException {
+        raw.setCatalog(p1);
+    }
+
+    @Override
+    public void setHoldability(int p1) throws SQLException {
+        raw.setHoldability(p1);
+    }
+
+    @Override
+    public void setNetworkTimeout(java.util.concurrent.Executor p1, int p2) throws SQLException {
+        raw.setNetworkTimeout(p1, p2);
+    }
+
+    @Override
+    public void setReadOnly(boolean p1) throws SQLException {
+        raw.setReadOnly(p1);
+    }
+
+    @Override
+    public Savepoint setSavepoint() throws SQLException {
+        return raw.setSavepoint();
+    }
+
+    @Override
+    public Savepoint setSavepoint(String p1) throws SQLException {
+        return raw.setSavepoint(p1);
+    }
+
+    @Override
+    public void setSchema(String p1) throws SQLException {
+        raw.setSchema(p1);
+    }
+
+    @Override
+    public void setShardingKey(ShardingKey p1, ShardingKey p2) throws SQLException {
+        raw.setShardingKey(p1, p2);
+    }
+
+    @Override
+    public void setShardingKey(ShardingKey p1) throws SQLException {
+        raw.setShardingKey(p1);
+    }
+
+    @Override
+    public boolean setShardingKeyIfValid(ShardingKey p1, int p2) throws SQLException {
+        return raw.setShardingKeyIfValid(p1, p2);
+    }
+
+    @Override
+    public boolean setShardingKeyIfValid(ShardingKey p1, ShardingKey p2, int p3) throws SQLException {
+        return raw.setShardingKeyIfValid(p1, p2, p3);
+    }
+
+    @Override
+    public void setTransactionIsolation(int p1) throws SQLException {
+        raw.setTransactionIsolation(p1);
+    }
+
+    @Override
+    public void setTypeMap(java.util.Map<String, Class<?>> p1) throws SQLException {
+        raw.setTypeMap(p1);
+    }
+
+}

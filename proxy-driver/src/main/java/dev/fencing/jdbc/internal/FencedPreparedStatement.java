@@ -1,0 +1,701 @@
+package dev.fencing.jdbc.internal;
+
+import dev.fencing.sql.Analysis;
+import dev.fencing.sql.GuardedSql;
+
+import java.sql.Array;
+import java.sql.Blob;
+import java.sql.Clob;
+import java.sql.Date;
+import java.sql.NClob;
+import java.sql.ParameterMetaData;
+import java.sql.PreparedStatement;
+import java.sql.Ref;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.RowId;
+import java.sql.SQLException;
+import java.sql.SQLType;
+import java.sql.SQLXML;
+import java.sql.Statement;
+import java.sql.Time;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A {@link PreparedStatement} of the fencing driver. The caller's parameters are kept and applied, at execute
+ * time, to the form of the statement the guard runs: the statement with the guard joined in, the guard ahead of
+ * it in one round trip, or the untouched statement after a locking read. Each form is prepared once.
+ */
+class FencedPreparedStatement extends FencedStatementBase implements PreparedStatement {
+    /** Prepares one form of the statement with the caller's result-set and generated-keys options. */
+    interface Preparer {
+        PreparedStatement prepare(String sql) throws SQLException;
+    }
+
+    /** A statement option the caller set, applied to every form prepared now or later. */
+    private interface Option {
+        void apply(Statement statement) throws SQLException;
+    }
+
+    private enum Form { UNTOUCHED, JOINED, PREFIXED }
+
+    private final String sql;
+    private final Analysis analysis;
+    private final FencedConnectionImpl.Route route;
+    private final Preparer preparer;
+    private final boolean prefixAllowed;
+    private final ParameterBindings bindings = new ParameterBindings();
+    private final PreparedStatement[] forms = new PreparedStatement[Form.values().length];
+    private final List<Option> options = new ArrayList<>(2);
+    private PreparedStatement current;
+    private boolean batchNeedsGuard;
+
+    FencedPreparedStatement(FencedConnectionImpl connection, String sql, Analysis analysis, boolean keysRequested,
+                            Preparer preparer) throws SQLException {
+        super(connection);
+        this.sql = sql;
+        this.analysis = analysis;
+        this.route = connection.route(analysis);
+        this.preparer = preparer;
+        this.prefixAllowed = !keysRequested && connection.prefixGuard() != null && analysis.statementCount() == 1;
+        if (route != FencedConnectionImpl.Route.SETTING) {
+            current = form(primaryForm());
+        }
+    }
+
+    /** Forms this statement may take; a callable statement has only its untouched form. */
+    boolean formsAllowed() {
+        return true;
+    }
+
+    private Form primaryForm() {
+        if (route != FencedConnectionImpl.Route.GUARD || !formsAllowed()) {
+            return Form.UNTOUCHED;
+        }
+        if (analysis.joined() != null && !analysis.returnsRows()) {
+            return Form.JOINED;
+        }
+        return prefixAllowed ? Form.PREFIXED : Form.UNTOUCHED;
+    }
+
+    private PreparedStatement form(Form form) throws SQLException {
+        PreparedStatement statement = forms[form.ordinal()];
+        if (statement == null) {
+            statement = preparer.prepare(text(form));
+            for (Option option : options) {
+                option.apply(statement);
+            }
+            forms[form.ordinal()] = statement;
+        }
+        return statement;
+    }
+
+    private String text(Form form) {
+        switch (form) {
+            case JOINED:
+                return analysis.joined().sql();
+            case PREFIXED:
+                return connection.prefixGuard().sql() + ";\n" + sql;
+            default:
+                return sql;
+        }
+    }
+
+    private void bindFor(PreparedStatement statement, Form form, String resource, long token) throws SQLException {
+        switch (form) {
+            case JOINED:
+                GuardedSql joined = analysis.joined();
+                bindings.applyTo(statement, joined::actualIndex);
+                statement.setString(joined.resourceIndex(), resource);
+                statement.setLong(joined.tokenIndex(), token);
+                break;
+            case PREFIXED:
+                bindings.applyTo(statement, index -> index + 2);
+                statement.setString(1, resource);
+                statement.setLong(2, token);
+                break;
+            default:
+                bindings.applyTo(statement, index -> index);
+                break;
+        }
+    }
+
+    @Override
+    Statement current() {
+        return current;
+    }
+
+    private Object run(Exec exec) throws SQLException {
+        resultFromDatabase();
+        switch (route) {
+            case PASS:
+            case TRANSACTION_CONTROL:
+                PreparedStatement untouched = form(Form.UNTOUCHED);
+                bindFor(untouched, Form.UNTOUCHED, null, 0);
+                current = untouched;
+                Object result = exec.run(untouched);
+                if (route == FencedConnectionImpl.Route.TRANSACTION_CONTROL) {
+                    connection.guard().afterTransactionControl(analysis.transactionControl());
+                }
+                return result;
+            case SETTING:
+                connection.applySetting(analysis);
+                return handledLocally(exec);
+            default:
+                return guarded(exec);
+        }
+    }
+
+    private Object guarded(Exec exec) throws SQLException {
+        TokenResolver tokens = connection.tokens();
+        String resource = tokens.resource();
+        long token = tokens.token(resource);
+        boolean rows = exec == Exec.QUERY || analysis.returnsRows();
+        boolean once = bindings.hasStreams();
+        Form form;
+        EpochGuard.Inline inline;
+        if (formsAllowed() && analysis.joined() != null && !rows) {
+            form = Form.JOINED;
+            inline = once ? EpochGuard.Inline.NONE : EpochGuard.Inline.ANYWHERE;
+        } else if (formsAllowed() && prefixAllowed) {
+            form = Form.PREFIXED;
+            inline = once ? EpochGuard.Inline.NONE : EpochGuard.Inline.AUTOCOMMIT_ONLY;
+        } else {
+            form = Form.UNTOUCHED;
+            inline = EpochGuard.Inline.NONE;
+        }
+        PreparedStatement statement = form(form);
+        current = statement;
+        return connection.guard().run(resource, token, inline, new EpochGuard.Call<>() {
+            @Override
+            public Object inline(String r, long t) throws SQLException {
+                bindFor(statement, form, r, t);
+                if (form == Form.JOINED) {
+                    Object result = exec.run(statement);
+                    return exec.changedRows(result, statement) ? result : null;
+                }
+                try {
+                    statement.execute();
+                } catch (SQLException e) {
+                    if (EpochGuard.isGuardFailure(e)) {
+                        return null;
+                    }
+                    throw e;
+                }
+                return exec.afterPrefixGuard(statement);
+            }
+
+            @Override
+            public Object locked() throws SQLException {
+                bindFor(statement, form, resource, token);
+                if (form == Form.PREFIXED) {
+                    statement.execute();
+                    return exec.afterPrefixGuard(statement);
+                }
+                return exec.run(statement);
+            }
+        });
+    }
+
+    @Override
+    public boolean execute() throws SQLException {
+        return (Boolean) run(Exec.EXECUTE);
+    }
+
+    @Override
+    public int executeUpdate() throws SQLException {
+        return (Integer) run(Exec.UPDATE);
+    }
+
+    @Override
+    public long executeLargeUpdate() throws SQLException {
+        return (Long) run(Exec.LARGE_UPDATE);
+    }
+
+    @Override
+    public ResultSet executeQuery() throws SQLException {
+        return wrap((ResultSet) run(Exec.QUERY));
+    }
+
+    @Override
+    public void addBatch() throws SQLException {
+        switch (route) {
+            case PASS:
+                break;
+            case GUARD:
+                batchNeedsGuard = true;
+                break;
+            default:
+                throw Refusals.cannotGuard("transaction control and SET fencing.* cannot be part of a batch");
+        }
+        PreparedStatement untouched = form(Form.UNTOUCHED);
+        bindFor(untouched, Form.UNTOUCHED, null, 0);
+        untouched.addBatch();
+    }
+
+    @Override
+    public void clearBatch() throws SQLException {
+        if (forms[Form.UNTOUCHED.ordinal()] != null) {
+            forms[Form.UNTOUCHED.ordinal()].clearBatch();
+        }
+        batchNeedsGuard = false;
+    }
+
+    @Override
+    public int[] executeBatch() throws SQLException {
+        return (int[]) runBatch(false);
+    }
+
+    @Override
+    public long[] executeLargeBatch() throws SQLException {
+        return (long[]) runBatch(true);
+    }
+
+    private Object runBatch(boolean large) throws SQLException {
+        resultFromDatabase();
+        PreparedStatement untouched = form(Form.UNTOUCHED);
+        current = untouched;
+        if (!batchNeedsGuard) {
+            return large ? untouched.executeLargeBatch() : untouched.executeBatch();
+        }
+        TokenResolver tokens = connection.tokens();
+        String resource = tokens.resource();
+        long token = tokens.token(resource);
+        batchNeedsGuard = false;
+        return connection.guard().run(resource, token, EpochGuard.Inline.NONE, new EpochGuard.Call<>() {
+            @Override
+            public Object inline(String r, long t) {
+                throw new IllegalStateException("batches are never run with an inline guard");
+            }
+
+            @Override
+            public Object locked() throws SQLException {
+                return large ? untouched.executeLargeBatch() : untouched.executeBatch();
+            }
+        });
+    }
+
+    @Override
+    public void clearParameters() throws SQLException {
+        bindings.clear();
+        for (PreparedStatement statement : forms) {
+            if (statement != null) {
+                statement.clearParameters();
+            }
+        }
+    }
+
+    @Override
+    public ResultSetMetaData getMetaData() throws SQLException {
+        return form(Form.UNTOUCHED).getMetaData();
+    }
+
+    @Override
+    public ParameterMetaData getParameterMetaData() throws SQLException {
+        return form(Form.UNTOUCHED).getParameterMetaData();
+    }
+
+    void bind(int index, boolean streamed, ParameterBindings.Binding binding) throws SQLException {
+        bindings.set(index, streamed, binding);
+    }
+
+    // ---- options apply to every form ----------------------------------------------------------------------
+
+    private void option(Option option) throws SQLException {
+        options.add(option);
+        for (PreparedStatement statement : forms) {
+            if (statement != null) {
+                option.apply(statement);
+            }
+        }
+    }
+
+    @Override
+    public void setQueryTimeout(int seconds) throws SQLException {
+        option(s -> s.setQueryTimeout(seconds));
+    }
+
+    @Override
+    public void setFetchSize(int rows) throws SQLException {
+        option(s -> s.setFetchSize(rows));
+    }
+
+    @Override
+    public void setFetchDirection(int direction) throws SQLException {
+        option(s -> s.setFetchDirection(direction));
+    }
+
+    @Override
+    public void setMaxRows(int max) throws SQLException {
+        option(s -> s.setMaxRows(max));
+    }
+
+    @Override
+    public void setLargeMaxRows(long max) throws SQLException {
+        option(s -> s.setLargeMaxRows(max));
+    }
+
+    @Override
+    public void setMaxFieldSize(int max) throws SQLException {
+        option(s -> s.setMaxFieldSize(max));
+    }
+
+    @Override
+    public void setEscapeProcessing(boolean enable) throws SQLException {
+        option(s -> s.setEscapeProcessing(enable));
+    }
+
+    @Override
+    public void setPoolable(boolean poolable) throws SQLException {
+        option(s -> s.setPoolable(poolable));
+    }
+
+    @Override
+    public void setCursorName(String name) throws SQLException {
+        option(s -> s.setCursorName(name));
+    }
+
+    @Override
+    public void closeOnCompletion() throws SQLException {
+        option(Statement::closeOnCompletion);
+    }
+
+    @Override
+    public void close() throws SQLException {
+        SQLException failure = null;
+        for (PreparedStatement statement : forms) {
+            if (statement != null) {
+                try {
+                    statement.close();
+                } catch (SQLException e) {
+                    failure = e;
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    @Override
+    public boolean isClosed() throws SQLException {
+        return current == null ? forms[0] == null || forms[0].isClosed() : current.isClosed();
+    }
+
+    // ---- query-string methods are not for prepared statements --------------------------------------------
+
+    private static SQLException queryStringRefused() {
+        return new SQLException("Can't use query methods that take a query string on a PreparedStatement.", "42809");
+    }
+
+    @Override
+    public boolean execute(String sql) throws SQLException {
+        throw queryStringRefused();
+    }
+
+    @Override
+    public boolean execute(String sql, int autoGeneratedKeys) throws SQLException {
+        throw queryStringRefused();
+    }
+
+    @Override
+    public boolean execute(String sql, int[] columnIndexes) throws SQLException {
+        throw queryStringRefused();
+    }
+
+    @Override
+    public boolean execute(String sql, String[] columnNames) throws SQLException {
+        throw queryStringRefused();
+    }
+
+    @Override
+    public int executeUpdate(String sql) throws SQLException {
+        throw queryStringRefused();
+    }
+
+    @Override
+    public int executeUpdate(String sql, int autoGeneratedKeys) throws SQLException {
+        throw queryStringRefused();
+    }
+
+    @Override
+    public int executeUpdate(String sql, int[] columnIndexes) throws SQLException {
+        throw queryStringRefused();
+    }
+
+    @Override
+    public int executeUpdate(String sql, String[] columnNames) throws SQLException {
+        throw queryStringRefused();
+    }
+
+    @Override
+    public long executeLargeUpdate(String sql) throws SQLException {
+        throw queryStringRefused();
+    }
+
+    @Override
+    public ResultSet executeQuery(String sql) throws SQLException {
+        throw queryStringRefused();
+    }
+
+    @Override
+    public void addBatch(String sql) throws SQLException {
+        throw queryStringRefused();
+    }
+
+    // ---- parameters ---------------------------------------------------------------------------------------
+
+    @Override
+    public void setArray(int index, Array p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setArray(i, p2));
+    }
+
+    @Override
+    public void setAsciiStream(int index, java.io.InputStream p2, int p3) throws SQLException {
+        bind(index, true, (ps, i) -> ps.setAsciiStream(i, p2, p3));
+    }
+
+    @Override
+    public void setAsciiStream(int index, java.io.InputStream p2, long p3) throws SQLException {
+        bind(index, true, (ps, i) -> ps.setAsciiStream(i, p2, p3));
+    }
+
+    @Override
+    public void setAsciiStream(int index, java.io.InputStream p2) throws SQLException {
+        bind(index, true, (ps, i) -> ps.setAsciiStream(i, p2));
+    }
+
+    @Override
+    public void setBigDecimal(int index, java.math.BigDecimal p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setBigDecimal(i, p2));
+    }
+
+    @Override
+    public void setBinaryStream(int index, java.io.InputStream p2, int p3) throws SQLException {
+        bind(index, true, (ps, i) -> ps.setBinaryStream(i, p2, p3));
+    }
+
+    @Override
+    public void setBinaryStream(int index, java.io.InputStream p2, long p3) throws SQLException {
+        bind(index, true, (ps, i) -> ps.setBinaryStream(i, p2, p3));
+    }
+
+    @Override
+    public void setBinaryStream(int index, java.io.InputStream p2) throws SQLException {
+        bind(index, true, (ps, i) -> ps.setBinaryStream(i, p2));
+    }
+
+    @Override
+    public void setBlob(int index, java.io.InputStream p2, long p3) throws SQLException {
+        bind(index, true, (ps, i) -> ps.setBlob(i, p2, p3));
+    }
+
+    @Override
+    public void setBlob(int index, java.io.InputStream p2) throws SQLException {
+        bind(index, true, (ps, i) -> ps.setBlob(i, p2));
+    }
+
+    @Override
+    public void setBlob(int index, Blob p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setBlob(i, p2));
+    }
+
+    @Override
+    public void setBoolean(int index, boolean p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setBoolean(i, p2));
+    }
+
+    @Override
+    public void setByte(int index, byte p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setByte(i, p2));
+    }
+
+    @Override
+    public void setBytes(int index, byte[] p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setBytes(i, p2));
+    }
+
+    @Override
+    public void setCharacterStream(int index, java.io.Reader p2, int p3) throws SQLException {
+        bind(index, true, (ps, i) -> ps.setCharacterStream(i, p2, p3));
+    }
+
+    @Override
+    public void setCharacterStream(int index, java.io.Reader p2, long p3) throws SQLException {
+        bind(index, true, (ps, i) -> ps.setCharacterStream(i, p2, p3));
+    }
+
+    @Override
+    public void setCharacterStream(int index, java.io.Reader p2) throws SQLException {
+        bind(index, true, (ps, i) -> ps.setCharacterStream(i, p2));
+    }
+
+    @Override
+    public void setClob(int index, java.io.Reader p2, long p3) throws SQLException {
+        bind(index, true, (ps, i) -> ps.setClob(i, p2, p3));
+    }
+
+    @Override
+    public void setClob(int index, java.io.Reader p2) throws SQLException {
+        bind(index, true, (ps, i) -> ps.setClob(i, p2));
+    }
+
+    @Override
+    public void setClob(int index, Clob p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setClob(i, p2));
+    }
+
+    @Override
+    public void setDate(int index, Date p2, java.util.Calendar p3) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setDate(i, p2, p3));
+    }
+
+    @Override
+    public void setDate(int index, Date p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setDate(i, p2));
+    }
+
+    @Override
+    public void setDouble(int index, double p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setDouble(i, p2));
+    }
+
+    @Override
+    public void setFloat(int index, float p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setFloat(i, p2));
+    }
+
+    @Override
+    public void setInt(int index, int p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setInt(i, p2));
+    }
+
+    @Override
+    public void setLong(int index, long p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setLong(i, p2));
+    }
+
+    @Override
+    public void setNCharacterStream(int index, java.io.Reader p2, long p3) throws SQLException {
+        bind(index, true, (ps, i) -> ps.setNCharacterStream(i, p2, p3));
+    }
+
+    @Override
+    public void setNCharacterStream(int index, java.io.Reader p2) throws SQLException {
+        bind(index, true, (ps, i) -> ps.setNCharacterStream(i, p2));
+    }
+
+    @Override
+    public void setNClob(int index, java.io.Reader p2, long p3) throws SQLException {
+        bind(index, true, (ps, i) -> ps.setNClob(i, p2, p3));
+    }
+
+    @Override
+    public void setNClob(int index, java.io.Reader p2) throws SQLException {
+        bind(index, true, (ps, i) -> ps.setNClob(i, p2));
+    }
+
+    @Override
+    public void setNClob(int index, NClob p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setNClob(i, p2));
+    }
+
+    @Override
+    public void setNString(int index, String p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setNString(i, p2));
+    }
+
+    @Override
+    public void setNull(int index, int p2, String p3) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setNull(i, p2, p3));
+    }
+
+    @Override
+    public void setNull(int index, int p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setNull(i, p2));
+    }
+
+    @Override
+    public void setObject(int index, Object p2, int p3, int p4) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setObject(i, p2, p3, p4));
+    }
+
+    @Override
+    public void setObject(int index, Object p2, int p3) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setObject(i, p2, p3));
+    }
+
+    @Override
+    public void setObject(int index, Object p2, SQLType p3, int p4) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setObject(i, p2, p3, p4));
+    }
+
+    @Override
+    public void setObject(int index, Object p2, SQLType p3) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setObject(i, p2, p3));
+    }
+
+    @Override
+    public void setObject(int index, Object p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setObject(i, p2));
+    }
+
+    @Override
+    public void setRef(int index, Ref p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setRef(i, p2));
+    }
+
+    @Override
+    public void setRowId(int index, RowId p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setRowId(i, p2));
+    }
+
+    @Override
+    public void setSQLXML(int index, SQLXML p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setSQLXML(i, p2));
+    }
+
+    @Override
+    public void setShort(int index, short p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setShort(i, p2));
+    }
+
+    @Override
+    public void setString(int index, String p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setString(i, p2));
+    }
+
+    @Override
+    public void setTime(int index, Time p2, java.util.Calendar p3) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setTime(i, p2, p3));
+    }
+
+    @Override
+    public void setTime(int index, Time p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setTime(i, p2));
+    }
+
+    @Override
+    public void setTimestamp(int index, Timestamp p2, java.util.Calendar p3) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setTimestamp(i, p2, p3));
+    }
+
+    @Override
+    public void setTimestamp(int index, Timestamp p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setTimestamp(i, p2));
+    }
+
+    @Override
+    public void setURL(int index, java.net.URL p2) throws SQLException {
+        bind(index, false, (ps, i) -> ps.setURL(i, p2));
+    }
+
+    @Override
+    @Deprecated
+    public void setUnicodeStream(int index, java.io.InputStream p2, int p3) throws SQLException {
+        bind(index, true, (ps, i) -> ps.setUnicodeStream(i, p2, p3));
+    }
+
+}

@@ -1,0 +1,52 @@
+package dev.fencing.jdbc.internal;
+
+import dev.fencing.jdbc.FencingRefusedException;
+import dev.fencing.jdbc.FencingSqlState;
+
+/** Builds every refusal the fence raises, so their wording and SQLStates stay in one place. */
+public final class Refusals {
+    private Refusals() {
+    }
+
+    public static FencingRefusedException missingToken(String resource) {
+        return new FencingRefusedException("fencing: no token for resource '" + resource
+                + "': a mutation needs a fencing token (scope, connection, SET fencing.token, settings, token file"
+                + " or environment)", FencingSqlState.INVALID_TOKEN, resource, 0, -1);
+    }
+
+    public static FencingRefusedException invalidToken(String resource, String source, String value) {
+        return new FencingRefusedException("fencing: invalid token " + quote(value) + " from " + source
+                + " for resource '" + resource + "': a token is a positive 64-bit integer",
+                FencingSqlState.INVALID_TOKEN, resource, 0, -1);
+    }
+
+    public static FencingRefusedException stale(String resource, long token, long highWaterMark) {
+        return new FencingRefusedException("fencing: stale token " + token + " for resource '" + resource
+                + "': the resource has accepted token " + highWaterMark + "; nothing was changed",
+                FencingSqlState.STALE_TOKEN, resource, token, highWaterMark);
+    }
+
+    public static FencingRefusedException cannotGuard(String why) {
+        return new FencingRefusedException("fencing: statement cannot be guarded and was refused: " + why,
+                FencingSqlState.CANNOT_GUARD, null, 0, -1);
+    }
+
+    public static FencingRefusedException protectedTable(String table) {
+        return new FencingRefusedException("fencing: the epoch table '" + table
+                + "' cannot be changed through the fencing driver", FencingSqlState.PROTECTED, null, 0, -1);
+    }
+
+    public static FencingRefusedException unwrapRefused(Class<?> type) {
+        return new FencingRefusedException("fencing: unwrap to " + type.getName()
+                + " would hand out an unguarded object; set fencing.unwrap=allow to permit it",
+                FencingSqlState.PROTECTED, null, 0, -1);
+    }
+
+    private static String quote(String value) {
+        if (value == null) {
+            return "(none)";
+        }
+        String shown = value.length() > 40 ? value.substring(0, 40) + "..." : value;
+        return "'" + shown + "'";
+    }
+}

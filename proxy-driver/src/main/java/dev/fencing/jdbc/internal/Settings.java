@@ -1,0 +1,211 @@
+package dev.fencing.jdbc.internal;
+
+import dev.fencing.jdbc.FencingSqlState;
+import dev.fencing.sql.EpochTable;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * The {@code fencing.*} settings of one connection, from URL parameters and driver properties, with their
+ * defaults: the one place that knows every setting's name. Also splits them off the URL and properties so the
+ * underlying driver never sees them.
+ */
+public final class Settings {
+    public static final String PREFIX = "jdbc:fencing:";
+
+    public static final String RESOURCE = "fencing.resource";
+    public static final String TOKEN = "fencing.token";
+    public static final String TOKEN_FILE = "fencing.token.file";
+    public static final String TOKEN_ENV = "fencing.token.env";
+    public static final String RESOURCE_ENV = "fencing.resource.env";
+    public static final String TOKEN_SOURCE = "fencing.token.source";
+    public static final String TABLE = "fencing.table";
+    public static final String SCHEMA = "fencing.schema";
+    public static final String UNWRAP = "fencing.unwrap";
+    public static final String CACHE_SIZE = "fencing.cache.size";
+
+    public static final String DEFAULT_RESOURCE = "default";
+    public static final String DEFAULT_TOKEN_ENV = "FENCING_TOKEN";
+    public static final String DEFAULT_RESOURCE_ENV = "FENCING_RESOURCE";
+    public static final String DEFAULT_TABLE = "fencing_epoch";
+    public static final int DEFAULT_CACHE_SIZE = 4096;
+
+    private static final Set<String> KNOWN = Set.of(RESOURCE, TOKEN, TOKEN_FILE, TOKEN_ENV, RESOURCE_ENV,
+            TOKEN_SOURCE, TABLE, SCHEMA, UNWRAP, CACHE_SIZE);
+
+    /** What to do about the epoch table at connect. */
+    public enum SchemaMode { VALIDATE, CREATE }
+
+    private final String targetUrl;
+    private final Properties targetProperties;
+    private final Map<String, String> values;
+
+    private Settings(String targetUrl, Properties targetProperties, Map<String, String> values) {
+        this.targetUrl = targetUrl;
+        this.targetProperties = targetProperties;
+        this.values = values;
+    }
+
+    /** Whether {@code url} is one of ours. */
+    public static boolean accepts(String url) {
+        return url != null && url.regionMatches(true, 0, PREFIX, 0, PREFIX.length());
+    }
+
+    /**
+     * Splits a {@code jdbc:fencing:} URL and its properties into the underlying driver's URL and properties and
+     * the fencing settings. URL parameters override properties of the same name.
+     */
+    public static Settings parse(String url, Properties info) throws SQLException {
+        Map<String, String> values = new LinkedHashMap<>();
+        Properties target = new Properties();
+        if (info != null) {
+            for (String name : info.stringPropertyNames()) {
+                String value = info.getProperty(name);
+                if (isFencing(name)) {
+                    values.put(name.toLowerCase(Locale.ROOT), value);
+                } else {
+                    target.setProperty(name, value);
+                }
+            }
+        }
+        String rest = url.substring(PREFIX.length());
+        String targetUrl = "jdbc:" + stripUrlSettings(rest, values);
+        for (String name : values.keySet()) {
+            if (!KNOWN.contains(name)) {
+                throw configuration("unknown setting '" + name + "'; known settings: " + String.join(", ", KNOWN));
+            }
+        }
+        Settings settings = new Settings(targetUrl, target, values);
+        settings.epochTable();
+        settings.schemaMode();
+        settings.unwrapAllowed();
+        settings.cacheSize();
+        return settings;
+    }
+
+    private static boolean isFencing(String name) {
+        return name.regionMatches(true, 0, "fencing.", 0, "fencing.".length());
+    }
+
+    private static String stripUrlSettings(String rest, Map<String, String> values) {
+        int query = rest.indexOf('?');
+        String head = query < 0 ? rest : rest.substring(0, query);
+        StringBuilder out = new StringBuilder(rest.length());
+        String[] segments = head.split(";", -1);
+        out.append(segments[0]);
+        for (int i = 1; i < segments.length; i++) {
+            String segment = segments[i];
+            int eq = segment.indexOf('=');
+            String name = eq < 0 ? segment : segment.substring(0, eq);
+            if (isFencing(name.trim())) {
+                values.put(name.trim().toLowerCase(Locale.ROOT), eq < 0 ? "" : segment.substring(eq + 1));
+            } else {
+                out.append(';').append(segment);
+            }
+        }
+        if (query >= 0) {
+            StringBuilder kept = new StringBuilder();
+            for (String pair : rest.substring(query + 1).split("&", -1)) {
+                int eq = pair.indexOf('=');
+                String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+                if (isFencing(name)) {
+                    String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                    values.put(name.toLowerCase(Locale.ROOT), value);
+                } else if (!pair.isEmpty()) {
+                    kept.append(kept.length() == 0 ? "" : "&").append(pair);
+                }
+            }
+            if (kept.length() > 0) {
+                out.append('?').append(kept);
+            }
+        }
+        return out.toString();
+    }
+
+    static SQLException configuration(String message) {
+        return new SQLException("fencing: " + message, FencingSqlState.CONFIGURATION);
+    }
+
+    /** The underlying driver's URL, without any {@code fencing.*} parameter. */
+    public String targetUrl() {
+        return targetUrl;
+    }
+
+    /** The underlying driver's properties, without any {@code fencing.*} property. */
+    public Properties targetProperties() {
+        return targetProperties;
+    }
+
+    /** A setting's configured value, or {@code null}. */
+    public String get(String name) {
+        return values.get(name);
+    }
+
+    public String resource() {
+        String resource = values.get(RESOURCE);
+        return resource == null || resource.isBlank() ? null : resource.trim();
+    }
+
+    public String tokenEnvName() {
+        return values.getOrDefault(TOKEN_ENV, DEFAULT_TOKEN_ENV);
+    }
+
+    public String resourceEnvName() {
+        return values.getOrDefault(RESOURCE_ENV, DEFAULT_RESOURCE_ENV);
+    }
+
+    public EpochTable epochTable() throws SQLException {
+        try {
+            return EpochTable.of(values.getOrDefault(TABLE, DEFAULT_TABLE));
+        } catch (IllegalArgumentException e) {
+            throw configuration(TABLE + ": " + e.getMessage());
+        }
+    }
+
+    public SchemaMode schemaMode() throws SQLException {
+        String mode = values.getOrDefault(SCHEMA, "validate").trim().toLowerCase(Locale.ROOT);
+        switch (mode) {
+            case "validate":
+                return SchemaMode.VALIDATE;
+            case "create":
+                return SchemaMode.CREATE;
+            default:
+                throw configuration(SCHEMA + " must be 'validate' or 'create', was '" + mode + "'");
+        }
+    }
+
+    public boolean unwrapAllowed() throws SQLException {
+        String mode = values.getOrDefault(UNWRAP, "deny").trim().toLowerCase(Locale.ROOT);
+        switch (mode) {
+            case "deny":
+                return false;
+            case "allow":
+                return true;
+            default:
+                throw configuration(UNWRAP + " must be 'deny' or 'allow', was '" + mode + "'");
+        }
+    }
+
+    public int cacheSize() throws SQLException {
+        String size = values.get(CACHE_SIZE);
+        if (size == null) {
+            return DEFAULT_CACHE_SIZE;
+        }
+        try {
+            int parsed = Integer.parseInt(size.trim());
+            if (parsed > 0) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw configuration(CACHE_SIZE + " must be a positive integer, was '" + size + "'");
+    }
+}

@@ -1,0 +1,190 @@
+package dev.fencing.sql;
+
+import dev.fencing.sql.SqlLexer.Kind;
+import dev.fencing.sql.SqlLexer.Part;
+import dev.fencing.sql.SqlLexer.Token;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Recognises from its first keywords what a statement is when no parser is needed: transaction control,
+ * {@code SET fencing.*}, other session settings, plain queries, and H2's {@code MERGE ... KEY} upsert.
+ */
+final class KeywordClassifier {
+    private static final String FENCING_PREFIX = "fencing.";
+    private static final Set<String> QUERY_STARTS = Set.of("SELECT", "VALUES", "TABLE", "EXPLAIN");
+    private static final Set<String> SESSION_STARTS = Set.of("SET", "RESET", "SHOW", "DISCARD");
+    private static final Set<String> BEGIN_FOLLOWERS = Set.of("WORK", "TRANSACTION", "ISOLATION", "READ", "DEFERRABLE");
+    private static final Set<String> EXPLAIN_OPTIONS = Set.of("ANALYZE", "ANALYSE", "VERBOSE", "EXTENDED",
+            "PARTITIONS", "FORMAT", "JSON", "TEXT", "XML", "YAML", "TRADITIONAL");
+
+    private KeywordClassifier() {
+    }
+
+    /** What {@code part} is, or {@code null} when only the parser can tell. */
+    static Analysis classify(Part part) {
+        List<Token> tokens = part.tokens();
+        String first = word(tokens, 0);
+        String second = word(tokens, 1);
+        TransactionControl control = transactionControl(tokens, first, second);
+        if (control != null) {
+            return Analyses.transactionControl(control, 1);
+        }
+        if (first.equals("SET") || first.equals("RESET")) {
+            Analysis fencing = fencingSetting(part, first.equals("RESET"));
+            if (fencing != null) {
+                return fencing;
+            }
+        }
+        if (SESSION_STARTS.contains(first)) {
+            return Analyses.sessionSetting(1, first.equals("SHOW"));
+        }
+        if (QUERY_STARTS.contains(first) && !containsWord(tokens, "INTO")
+                && !(first.equals("EXPLAIN") && containsWord(tokens, "ANALYZE", "ANALYSE"))) {
+            return Analyses.readOnly(1, true);
+        }
+        if (first.equals("MERGE") && containsTopLevelWord(tokens, "KEY") && !containsTopLevelWord(tokens, "USING")) {
+            return h2MergeKey(part);
+        }
+        return null;
+    }
+
+    /**
+     * For {@code EXPLAIN ANALYZE <statement>}, which runs its statement: the text of that statement; otherwise
+     * {@code null}.
+     */
+    static String statementRunByExplain(Part part) {
+        List<Token> tokens = part.tokens();
+        if (!word(tokens, 0).equals("EXPLAIN") || !containsWord(tokens, "ANALYZE", "ANALYSE")) {
+            return null;
+        }
+        for (int i = 1; i < tokens.size(); i++) {
+            Token token = tokens.get(i);
+            boolean option = token.depth() > 0 || token.isPunctuation('(') || token.isPunctuation(')')
+                    || token.isPunctuation('=')
+                    || token.kind() == Kind.WORD && EXPLAIN_OPTIONS.contains(token.upper());
+            if (!option) {
+                return part.text().substring(token.start());
+            }
+        }
+        return null;
+    }
+
+    private static TransactionControl transactionControl(List<Token> tokens, String first, String second) {
+        switch (first) {
+            case "BEGIN":
+                boolean block = second.equals("NOT") && !word(tokens, 2).equals("DEFERRABLE");
+                return !block && (second.isEmpty() || second.equals("NOT") || BEGIN_FOLLOWERS.contains(second))
+                        ? TransactionControl.BEGIN : null;
+            case "START":
+                return second.equals("TRANSACTION") ? TransactionControl.BEGIN : null;
+            case "COMMIT":
+            case "END":
+                return TransactionControl.COMMIT;
+            case "PREPARE":
+                return second.equals("TRANSACTION") ? TransactionControl.COMMIT : null;
+            case "ROLLBACK":
+            case "ABORT":
+                return containsWord(tokens, "TO") ? TransactionControl.ROLLBACK_TO_SAVEPOINT : TransactionControl.ROLLBACK;
+            case "SAVEPOINT":
+                return TransactionControl.SAVEPOINT;
+            case "RELEASE":
+                return TransactionControl.RELEASE_SAVEPOINT;
+            case "SET":
+                boolean scoped = second.equals("SESSION") || second.equals("GLOBAL") || second.equals("LOCAL");
+                String subject = scoped ? word(tokens, 2) : second;
+                return subject.equals("TRANSACTION") || second.equals("SESSION") && subject.equals("CHARACTERISTICS")
+                        ? TransactionControl.SET_TRANSACTION : null;
+            default:
+                return null;
+        }
+    }
+
+    /** {@code SET [SESSION|LOCAL] fencing.x = v}, {@code SET fencing.x TO v} or {@code RESET fencing.x}; else null. */
+    private static Analysis fencingSetting(Part part, boolean reset) {
+        List<Token> tokens = part.tokens();
+        int i = 1;
+        if (!reset && (word(tokens, i).equals("SESSION") || word(tokens, i).equals("LOCAL"))) {
+            i++;
+        }
+        if (!word(tokens, i).equals("FENCING") || i + 2 >= tokens.size() || !tokens.get(i + 1).isPunctuation('.')
+                || tokens.get(i + 2).kind() != Kind.WORD) {
+            return null;
+        }
+        String name = FENCING_PREFIX + part.source(tokens.get(i + 2)).toLowerCase(Locale.ROOT);
+        i += 3;
+        if (reset) {
+            return i == tokens.size() ? Analyses.fencingSetting(name, null) : null;
+        }
+        if (i < tokens.size() && (tokens.get(i).isPunctuation('=') || tokens.get(i).is("TO"))) {
+            i++;
+        } else {
+            return null;
+        }
+        return Analyses.fencingSetting(name, value(part, i));
+    }
+
+    /** The value from token {@code from} on: a quoted string unquoted, anything else as written. */
+    private static String value(Part part, int from) {
+        List<Token> tokens = part.tokens();
+        if (from >= tokens.size()) {
+            return "";
+        }
+        Token only = tokens.get(from);
+        if (from == tokens.size() - 1 && (only.kind() == Kind.STRING || only.kind() == Kind.QUOTED_IDENTIFIER)) {
+            String quoted = part.source(only);
+            char quote = quoted.charAt(0);
+            String inner = quoted.substring(1, quoted.length() - 1);
+            return inner.replace(String.valueOf(quote) + quote, String.valueOf(quote));
+        }
+        return part.text().substring(only.start(), tokens.get(tokens.size() - 1).end());
+    }
+
+    private static Analysis h2MergeKey(Part part) {
+        List<Token> tokens = part.tokens();
+        int i = word(tokens, 1).equals("INTO") ? 2 : 1;
+        String table = null;
+        for (; i < tokens.size(); i++) {
+            Token token = tokens.get(i);
+            if (token.kind() == Kind.WORD && !token.is("KEY")) {
+                table = part.source(token);
+            } else if (token.kind() == Kind.QUOTED_IDENTIFIER) {
+                String quoted = part.source(token);
+                table = quoted.substring(1, quoted.length() - 1);
+            } else if (!token.isPunctuation('.')) {
+                break;
+            }
+        }
+        List<String> targets = table == null ? List.of() : List.of(table.toLowerCase(Locale.ROOT));
+        return Analyses.mutation(targets, false, 1, null);
+    }
+
+    private static String word(List<Token> tokens, int index) {
+        if (index >= tokens.size()) {
+            return "";
+        }
+        Token token = tokens.get(index);
+        return token.kind() == Kind.WORD ? token.upper() : "";
+    }
+
+    private static boolean containsWord(List<Token> tokens, String... words) {
+        for (Token token : tokens) {
+            for (String word : words) {
+                if (token.is(word)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean containsTopLevelWord(List<Token> tokens, String word) {
+        for (Token token : tokens) {
+            if (token.depth() == 0 && token.is(word)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

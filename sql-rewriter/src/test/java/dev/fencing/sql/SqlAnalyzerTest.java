@@ -1,0 +1,228 @@
+package dev.fencing.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SqlAnalyzerTest {
+    private final SqlAnalyzer pg = new SqlAnalyzer(Dialect.POSTGRESQL, EpochTable.of("fencing_epoch"), 100);
+    private final SqlAnalyzer h2 = new SqlAnalyzer(Dialect.H2, EpochTable.of("fencing_epoch"), 100);
+
+    private void assertKind(StatementKind kind, String sql) {
+        assertEquals(kind, pg.analyze(sql).kind(), () -> "PostgreSQL: " + sql + " -> " + pg.analyze(sql));
+        assertEquals(kind, h2.analyze(sql).kind(), () -> "H2: " + sql + " -> " + h2.analyze(sql));
+    }
+
+    @Test
+    void queriesAreReadOnly_C5() {
+        assertKind(StatementKind.READ_ONLY, "SELECT * FROM t WHERE a = ?");
+        assertKind(StatementKind.READ_ONLY, "select a from t union select b from u");
+        assertKind(StatementKind.READ_ONLY, "WITH x AS (SELECT 1) SELECT * FROM x");
+        assertKind(StatementKind.READ_ONLY, "VALUES (1), (2)");
+        assertKind(StatementKind.READ_ONLY, "EXPLAIN SELECT 1");
+        assertKind(StatementKind.READ_ONLY, "(SELECT 1) UNION (SELECT 2)");
+        assertTrue(pg.analyze("SELECT 1").returnsRows());
+    }
+
+    @Test
+    void keywordsInQuotesAndCommentsDoNotChangeTheKind_C5() {
+        assertKind(StatementKind.READ_ONLY, "SELECT 'DELETE FROM t; INTO' FROM t -- ; DROP TABLE t");
+        assertKind(StatementKind.READ_ONLY, "/* UPDATE t SET a=1; */ SELECT \"into\" FROM t");
+    }
+
+    @Test
+    void mutationsNameTheirTargets_C5() {
+        assertEquals(List.of("orders"), pg.analyze("UPDATE public.\"Orders\" SET a = 1").targetTables());
+        assertEquals(List.of("t"), pg.analyze("DELETE FROM t WHERE a = 1").targetTables());
+        assertEquals(List.of("t"), pg.analyze("INSERT INTO t (a) VALUES (?)").targetTables());
+        assertEquals(List.of("t"), pg.analyze("MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN DELETE")
+                .targetTables());
+        assertEquals(List.of("t"), pg.analyze("TRUNCATE TABLE t").targetTables());
+        assertEquals(List.of("a", "b"), pg.analyze("DROP TABLE a, b").targetTables());
+        assertEquals(List.of("t"), pg.analyze("ALTER TABLE t ADD COLUMN x int").targetTables());
+        assertEquals(List.of("a"), pg.analyze("CREATE TABLE a AS SELECT * FROM b").targetTables());
+        assertEquals(List.of("t"), pg.analyze("CREATE INDEX i ON t (a)").targetTables());
+    }
+
+    @Test
+    void callsAndUnknownWritesAreMutationsWithoutTargets_C5() {
+        Analysis call = pg.analyze("CALL p(1)");
+        assertEquals(StatementKind.MUTATION, call.kind());
+        assertEquals(List.of(), call.targetTables());
+        assertEquals(StatementKind.MUTATION, pg.analyze("GRANT SELECT ON t TO u").kind());
+        assertEquals(StatementKind.MUTATION, pg.analyze("DO $$ BEGIN DELETE FROM t; END $$").kind());
+    }
+
+    @Test
+    void upsertsAreMutations_C5() {
+        assertEquals(List.of("t"), pg.analyze("INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET b = 1")
+                .targetTables());
+        Analysis h2Merge = h2.analyze("MERGE INTO t (id, a) KEY (id) VALUES (1, 2)");
+        assertEquals(StatementKind.MUTATION, h2Merge.kind());
+        assertEquals(List.of("t"), h2Merge.targetTables());
+        assertNull(h2Merge.joined());
+    }
+
+    @Test
+    void dataModifyingWithIsAMutationThatReturnsRows_C5() {
+        Analysis analysis = pg.analyze("WITH x AS (DELETE FROM t WHERE a = 1 RETURNING *) SELECT * FROM x");
+        assertEquals(StatementKind.MUTATION, analysis.kind());
+        assertEquals(List.of("t"), analysis.targetTables());
+        assertTrue(analysis.returnsRows());
+        assertNull(analysis.joined());
+        Analysis nested = pg.analyze(
+                "WITH a AS (WITH b AS (UPDATE u SET x = 1 RETURNING x) SELECT * FROM b) SELECT * FROM a");
+        assertEquals(List.of("u"), nested.targetTables());
+        Analysis beforeInsert = pg.analyze(
+                "WITH d AS (DELETE FROM old RETURNING *) INSERT INTO archive SELECT * FROM d");
+        assertEquals(List.of("old", "archive"), beforeInsert.targetTables());
+        assertNull(beforeInsert.joined());
+    }
+
+    @Test
+    void selectIntoIsAMutation_C5() {
+        Analysis analysis = pg.analyze("SELECT a INTO copy FROM t");
+        assertEquals(StatementKind.MUTATION, analysis.kind());
+        assertEquals(List.of("copy"), analysis.targetTables());
+        assertNull(analysis.joined());
+    }
+
+    @Test
+    void explainAnalyzeRunsItsStatement_C5() {
+        Analysis analysis = pg.analyze("EXPLAIN ANALYZE DELETE FROM t");
+        assertEquals(StatementKind.MUTATION, analysis.kind());
+        assertEquals(List.of("t"), analysis.targetTables());
+        assertNull(analysis.joined());
+        assertEquals(StatementKind.MUTATION, pg.analyze("EXPLAIN (ANALYZE, BUFFERS) UPDATE t SET a = 1").kind());
+        assertEquals(StatementKind.READ_ONLY, pg.analyze("EXPLAIN ANALYZE SELECT 1").kind());
+    }
+
+    @Test
+    void transactionControlIsRecognisedWithoutParsing_C5() {
+        assertControl(TransactionControl.BEGIN, "BEGIN");
+        assertControl(TransactionControl.BEGIN, "begin work");
+        assertControl(TransactionControl.BEGIN, "START TRANSACTION READ ONLY");
+        assertControl(TransactionControl.COMMIT, "COMMIT");
+        assertControl(TransactionControl.COMMIT, "END TRANSACTION");
+        assertControl(TransactionControl.ROLLBACK, "ROLLBACK WORK");
+        assertControl(TransactionControl.ROLLBACK, "ABORT");
+        assertControl(TransactionControl.ROLLBACK_TO_SAVEPOINT, "ROLLBACK TO SAVEPOINT s1");
+        assertControl(TransactionControl.ROLLBACK_TO_SAVEPOINT, "rollback work to s1");
+        assertControl(TransactionControl.SAVEPOINT, "SAVEPOINT s1");
+        assertControl(TransactionControl.RELEASE_SAVEPOINT, "RELEASE SAVEPOINT s1");
+        assertControl(TransactionControl.RELEASE_SAVEPOINT, "RELEASE s1");
+        assertControl(TransactionControl.SET_TRANSACTION, "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE");
+        assertControl(TransactionControl.SET_TRANSACTION,
+                "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+    }
+
+    private void assertControl(TransactionControl control, String sql) {
+        Analysis analysis = pg.analyze(sql);
+        assertEquals(StatementKind.TRANSACTION_CONTROL, analysis.kind(), sql);
+        assertEquals(control, analysis.transactionControl(), sql);
+    }
+
+    @Test
+    void fencingSettingsAreRecognised_C6() {
+        Analysis token = pg.analyze("SET fencing.token = 7");
+        assertEquals(StatementKind.FENCING_SETTING, token.kind());
+        assertEquals("fencing.token", token.settingName());
+        assertEquals("7", token.settingValue());
+        Analysis resource = h2.analyze("set FENCING.RESOURCE to 'orders'");
+        assertEquals("fencing.resource", resource.settingName());
+        assertEquals("orders", resource.settingValue());
+        assertEquals("o'brien", pg.analyze("SET SESSION fencing.resource = 'o''brien'").settingValue());
+        assertEquals("-5", pg.analyze("SET fencing.token=-5").settingValue());
+        assertEquals("abc", pg.analyze("SET fencing.token TO abc").settingValue());
+        Analysis reset = pg.analyze("RESET fencing.token");
+        assertEquals(StatementKind.FENCING_SETTING, reset.kind());
+        assertEquals("fencing.token", reset.settingName());
+        assertNull(reset.settingValue());
+    }
+
+    @Test
+    void otherSettingsAreSessionSettings_C5() {
+        assertKind(StatementKind.SESSION_SETTING, "SET search_path TO app, public");
+        assertKind(StatementKind.SESSION_SETTING, "SET statement_timeout = 1000");
+        assertKind(StatementKind.SESSION_SETTING, "RESET ALL");
+        assertKind(StatementKind.SESSION_SETTING, "SHOW search_path");
+        assertKind(StatementKind.SESSION_SETTING, "DISCARD ALL");
+        assertEquals(StatementKind.SESSION_SETTING,
+                new SqlAnalyzer(Dialect.MARIADB, EpochTable.of("fencing_epoch"), 10)
+                        .analyze("SET @x = (SELECT max(a) FROM t)").kind());
+    }
+
+    @Test
+    void multiStatementWithDeleteIsAMutation_C5() {
+        Analysis analysis = h2.analyze("UPDATE a SET x = 1; DELETE FROM b");
+        assertEquals(StatementKind.MUTATION, analysis.kind());
+        assertEquals(List.of("a", "b"), analysis.targetTables());
+        assertEquals(2, analysis.statementCount());
+        assertNull(analysis.joined());
+        assertEquals(StatementKind.MUTATION, h2.analyze("SELECT 1; DELETE FROM b;").kind());
+    }
+
+    @Test
+    void multiStatementReadsStayReadOnly_C5() {
+        Analysis reads = pg.analyze("SELECT 1; SELECT 2");
+        assertEquals(StatementKind.READ_ONLY, reads.kind());
+        assertEquals(2, reads.statementCount());
+        assertEquals(StatementKind.SESSION_SETTING, pg.analyze("SET a = 1; SET b = 2").kind());
+        assertEquals(StatementKind.READ_ONLY, pg.analyze("SET a = 1; SELECT 2").kind());
+    }
+
+    @Test
+    void transactionControlMixedWithWritesIsRefused_C3() {
+        Analysis analysis = pg.analyze("BEGIN; UPDATE t SET a = 1; COMMIT");
+        assertEquals(StatementKind.UNGUARDABLE, analysis.kind());
+        assertEquals("transaction control mixed with writes in one text", analysis.reason());
+        assertEquals(StatementKind.UNGUARDABLE, pg.analyze("UPDATE t SET a = 1; COMMIT").kind());
+        assertEquals(StatementKind.UNGUARDABLE, pg.analyze("SET fencing.token = 7; SELECT 1").kind());
+    }
+
+    @Test
+    void unparseableTextIsUnguardable_C5() {
+        Analysis copy = pg.analyze("COPY t FROM stdin");
+        assertEquals(StatementKind.UNGUARDABLE, copy.kind());
+        assertTrue(copy.reason().startsWith("JSqlParser cannot parse: COPY t FROM stdin"), copy.reason());
+        assertKind(StatementKind.UNGUARDABLE, "UPDATE ONLY t SET a = 1");
+        assertKind(StatementKind.UNGUARDABLE, "LOCK TABLE t");
+        assertKind(StatementKind.UNGUARDABLE, "SELECT 1; this is not sql");
+        assertKind(StatementKind.UNGUARDABLE, "SELECT " + "(".repeat(200) + "1" + ")".repeat(200) + " INTO x");
+    }
+
+    @Test
+    void emptyTextIsReadOnlyWithNoStatements_C5() {
+        Analysis analysis = pg.analyze("  -- nothing here\n /* or here */ ");
+        assertEquals(StatementKind.READ_ONLY, analysis.kind());
+        assertEquals(0, analysis.statementCount());
+    }
+
+    @Test
+    void returningMakesAMutationReturnRowsWithoutAJoinedForm_C8() {
+        Analysis analysis = pg.analyze("DELETE FROM t WHERE a = 1 RETURNING id");
+        assertEquals(StatementKind.MUTATION, analysis.kind());
+        assertTrue(analysis.returnsRows());
+        assertNull(analysis.joined());
+        assertFalse(pg.analyze("DELETE FROM t").returnsRows());
+    }
+
+    @Test
+    void theCacheReturnsTheSameAnalysis_C5() {
+        String sql = "UPDATE t SET a = ? WHERE b = ?";
+        assertSame(pg.analyze(sql), pg.analyze(new String(sql)));
+    }
+
+    @Test
+    void aFullCacheStartsOverAndStillAnswers_C5() {
+        SqlAnalyzer small = new SqlAnalyzer(Dialect.H2, EpochTable.of("fencing_epoch"), 2);
+        for (int i = 0; i < 10; i++) {
+            assertEquals(StatementKind.MUTATION, small.analyze("DELETE FROM t WHERE a = " + i).kind());
+        }
+    }
+}
