@@ -5,6 +5,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -122,7 +124,7 @@ abstract class FencingContractTest {
     @Test
     void malformedTokensAreRefusedAndChangeNothing_C1() throws Exception {
         for (String bad : new String[] {"0", "-1", "abc", "1.5", "true", "", "  ", "99999999999999999999", "+5", "0x10"}) {
-            try (Connection c = fenced("fencing.token=" + bad)) {
+            try (Connection c = fenced("fencing.token=" + URLEncoder.encode(bad, StandardCharsets.UTF_8))) {
                 refused(FencingSqlState.INVALID_TOKEN, () -> update(c, 1, 999));
                 assertThrows(SQLException.class, () -> c.setClientInfo("fencing.token", bad), bad);
                 try (Statement s = c.createStatement()) {

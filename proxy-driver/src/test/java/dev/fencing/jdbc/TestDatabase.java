@@ -28,7 +28,10 @@ public enum TestDatabase {
         return pgUrl();
     }
 
-    /** The same database through the fencing driver, with {@code extra} settings appended in the URL's style. */
+    /**
+     * The same database through the fencing driver, with settings appended in the URL's style; values must be
+     * URL-encoded for PostgreSQL URLs (query style) and are taken as written for H2 ({@code ;} style).
+     */
     public static String fenced(String rawUrl, String... settings) {
         StringBuilder url = new StringBuilder("jdbc:fencing:").append(rawUrl.substring("jdbc:".length()));
         boolean query = rawUrl.startsWith("jdbc:postgresql:");
