@@ -32,6 +32,24 @@ public enum Dialect {
         return GENERIC;
     }
 
+    /**
+     * The dialect for a database product name as JDBC metadata reports it ({@code H2}, {@code PostgreSQL},
+     * {@code MariaDB}, {@code MySQL}); more reliable than the URL when one driver wraps another.
+     */
+    public static Dialect fromProductName(String productName) {
+        String name = productName == null ? "" : productName.toLowerCase(Locale.ROOT);
+        if (name.startsWith("h2")) {
+            return H2;
+        }
+        if (name.contains("postgresql")) {
+            return POSTGRESQL;
+        }
+        if (name.contains("mariadb") || name.contains("mysql")) {
+            return MARIADB;
+        }
+        return GENERIC;
+    }
+
     /** Whether several transactions can hold a shared lock on the epoch row at once (same-epoch writers never wait). */
     public boolean hasSharedRowLocks() {
         return sharedRowLocks;

@@ -68,9 +68,13 @@ public final class FencedConnectionImpl implements FencedConnection {
     /** Wraps a freshly opened underlying connection, checking (or creating) the epoch table first. */
     public static FencedConnectionImpl open(Connection raw, Settings settings) throws SQLException {
         try {
-            Dialect dialect = Dialect.fromUrl(settings.targetUrl());
+            Dialect dialect = Dialect.fromProductName(raw.getMetaData().getDatabaseProductName());
+            if (dialect == Dialect.GENERIC) {
+                dialect = Dialect.fromUrl(settings.targetUrl());
+            }
             String key = dialect + "|" + settings.epochTable() + "|" + settings.cacheSize();
-            SqlAnalyzer analyzer = ANALYZERS.computeIfAbsent(key, k -> newAnalyzer(dialect, settings));
+            Dialect chosen = dialect;
+            SqlAnalyzer analyzer = ANALYZERS.computeIfAbsent(key, k -> newAnalyzer(chosen, settings));
             EpochSchema.prepare(raw, analyzer.epochSql(), settings.schemaMode());
             return new FencedConnectionImpl(raw, settings, analyzer);
         } catch (SQLException | RuntimeException e) {
