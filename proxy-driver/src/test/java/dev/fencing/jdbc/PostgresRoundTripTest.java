@@ -1,0 +1,120 @@
+package dev.fencing.jdbc;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Equal-token writes cost the raw driver's round trips (issue 2: "Equal token: one round trip"). Measured by
+ * counting the Sync messages pgjdbc sends, from its own protocol trace: one Sync is one round trip.
+ */
+class PostgresRoundTripTest {
+    private static final Logger PROTOCOL = Logger.getLogger("org.postgresql.core.v3.QueryExecutorImpl");
+    private final AtomicInteger syncs = new AtomicInteger();
+    private final Handler counter = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            if (record.getMessage() != null && record.getMessage().contains("FE=> Sync")) {
+                syncs.incrementAndGet();
+            }
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+    private Level previous;
+    private String raw;
+    private String table;
+    private String resource;
+
+    @BeforeEach
+    void setUp() throws SQLException {
+        raw = TestDatabase.POSTGRESQL.rawUrl();
+        table = TestDatabase.unique("rt");
+        resource = TestDatabase.unique("res");
+        TestDatabase.exec(raw, "CREATE TABLE " + table + " (id INT PRIMARY KEY, v INT NOT NULL)",
+                "INSERT INTO " + table + " SELECT g, 0 FROM generate_series(1, 10) g");
+        previous = PROTOCOL.getLevel();
+        PROTOCOL.setLevel(Level.FINEST);
+        PROTOCOL.addHandler(counter);
+    }
+
+    @AfterEach
+    void tearDown() throws SQLException {
+        PROTOCOL.removeHandler(counter);
+        PROTOCOL.setLevel(previous);
+        TestDatabase.exec(raw, "DROP TABLE " + table);
+    }
+
+    private int roundTrips(SqlAction action) throws SQLException {
+        int before = syncs.get();
+        action.run();
+        return syncs.get() - before;
+    }
+
+    private interface SqlAction {
+        void run() throws SQLException;
+    }
+
+    @Test
+    void equalTokenWritesTakeAsManyRoundTripsAsTheRawDriver_C3() throws Exception {
+        try (Connection rawConnection = DriverManager.getConnection(raw);
+             Connection fenced = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.schema=create",
+                     "fencing.resource=" + resource, "fencing.token=3"))) {
+            String update = "UPDATE " + table + " SET v = v + 1 WHERE id = ?";
+            String insert = "INSERT INTO " + table + " (id, v) VALUES (?, ?)";
+            try (Statement s = fenced.createStatement()) {
+                s.executeUpdate("UPDATE " + table + " SET v = 0 WHERE id = 1");
+            }
+            try (PreparedStatement rawUpdate = rawConnection.prepareStatement(update);
+                 PreparedStatement fencedUpdate = fenced.prepareStatement(update);
+                 PreparedStatement rawInsert = rawConnection.prepareStatement(insert);
+                 PreparedStatement fencedInsert = fenced.prepareStatement(insert);
+                 Statement plain = fenced.createStatement()) {
+                rawUpdate.setInt(1, 2);
+                fencedUpdate.setInt(1, 2);
+                assertEquals(1, roundTrips(rawUpdate::executeUpdate), "raw autocommit UPDATE");
+                assertEquals(1, roundTrips(fencedUpdate::executeUpdate), "fenced autocommit UPDATE: guard joined in");
+                rawInsert.setInt(1, 100);
+                rawInsert.setInt(2, 1);
+                fencedInsert.setInt(1, 101);
+                fencedInsert.setInt(2, 1);
+                assertEquals(1, roundTrips(rawInsert::executeUpdate), "raw autocommit INSERT");
+                assertEquals(1, roundTrips(fencedInsert::executeUpdate), "fenced autocommit INSERT: guard ahead");
+                assertEquals(1, roundTrips(() -> plain.executeUpdate("INSERT INTO " + table + " VALUES (102, 1)")),
+                        "fenced plain INSERT");
+                assertEquals(1, roundTrips(() -> plain.executeUpdate("DELETE FROM " + table + " WHERE id = 102")),
+                        "fenced plain DELETE");
+
+                fenced.setAutoCommit(false);
+                rawConnection.setAutoCommit(false);
+                fencedUpdate.setInt(1, 3);
+                rawUpdate.setInt(1, 4);
+                assertEquals(1, roundTrips(rawUpdate::executeUpdate), "raw first statement of a transaction");
+                assertEquals(1, roundTrips(fencedUpdate::executeUpdate), "fenced first UPDATE of a transaction");
+                fencedInsert.setInt(1, 103);
+                assertEquals(1, roundTrips(fencedInsert::executeUpdate), "later statements run untouched");
+                assertEquals(1, roundTrips(fenced::commit));
+                assertEquals(1, roundTrips(rawConnection::commit));
+            }
+        }
+    }
+}
