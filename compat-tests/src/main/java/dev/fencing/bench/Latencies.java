@@ -6,12 +6,19 @@ import java.util.Arrays;
 final class Latencies {
     private long[] values = new long[4096];
     private int size;
+    private long growthBytes;
 
     void add(long nanos) {
         if (size == values.length) {
             values = Arrays.copyOf(values, size * 2);
+            growthBytes += 16L + 8L * values.length;
         }
         values[size++] = nanos;
+    }
+
+    /** Bytes allocated by growing the array: the harness's own allocation, not the measured operations'. */
+    long growthBytes() {
+        return growthBytes;
     }
 
     int size() {

@@ -40,7 +40,7 @@ record Options(String url, int rows, double warmupSeconds, double seconds, int r
                         EnumSet.allOf(Workload.class), true, 2, Path.of("target", "side-by-side"));
                 break;
             case "full":
-                options = new Options(DEFAULT_URL, 100_000, 5, 10, 3, List.of(1, 4, 16),
+                options = new Options(DEFAULT_URL, 100_000, 3, 5, 3, List.of(1, 4, 16),
                         EnumSet.allOf(Workload.class), true, 10, Path.of("target", "side-by-side"));
                 break;
             default:

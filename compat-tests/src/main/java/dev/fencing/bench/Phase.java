@@ -1,9 +1,11 @@
 package dev.fencing.bench;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 
@@ -13,7 +15,7 @@ import javax.sql.DataSource;
  */
 final class Phase {
     /** What a pass measured. */
-    record Result(long operations, long elapsedNanos, Latencies latencies) {
+    record Result(long operations, long elapsedNanos, Latencies latencies, long allocatedBytes) {
         double opsPerSecond() {
             return operations * 1e9 / elapsedNanos;
         }
@@ -36,6 +38,7 @@ final class Phase {
         CountDownLatch ready = new CountDownLatch(threads);
         CountDownLatch go = new CountDownLatch(1);
         AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicLong allocated = new AtomicLong();
         long[] deadline = new long[1];
         List<Latencies> perThread = new ArrayList<>();
         List<Thread> workers = new ArrayList<>();
@@ -48,6 +51,7 @@ final class Phase {
                 try {
                     go.await();
                     long end = deadline[0];
+                    long bytesBefore = allocatedByThisThread();
                     long now = System.nanoTime();
                     while (now < end && failure.get() == null) {
                         operation.run(random);
@@ -55,6 +59,7 @@ final class Phase {
                         latencies.add(after - now);
                         now = after;
                     }
+                    allocated.addAndGet(allocatedByThisThread() - bytesBefore - latencies.growthBytes());
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                 }
@@ -77,6 +82,15 @@ final class Phase {
         for (Latencies latencies : perThread) {
             all.addAll(latencies);
         }
-        return new Result(all.size(), elapsed, all);
+        return new Result(all.size(), elapsed, all, allocated.get());
+    }
+
+    /** Bytes this thread has allocated so far (HotSpot's per-thread counter); 0 where the JVM has none. */
+    private static long allocatedByThisThread() {
+        if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean threads
+                && threads.isThreadAllocatedMemorySupported()) {
+            return threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+        }
+        return 0;
     }
 }

@@ -17,18 +17,21 @@ import javax.sql.DataSource;
 /** The results of one harness run: a row per workload and thread count, printed as a table, CSV and JSON. */
 public final class Report {
     /** One driver's numbers for one workload and thread count, over all its measured passes. */
-    public record Side(double opsPerSecond, double p50Micros, double p99Micros, long operations) {
+    public record Side(double opsPerSecond, double p50Micros, double p99Micros, long operations,
+                       double bytesPerOperation) {
         static Side of(List<Phase.Result> results) {
             long operations = 0;
             long nanos = 0;
+            long bytes = 0;
             Latencies latencies = new Latencies();
             for (Phase.Result result : results) {
                 operations += result.operations();
                 nanos += result.elapsedNanos();
+                bytes += result.allocatedBytes();
                 latencies.addAll(result.latencies());
             }
             return new Side(operations * 1e9 / nanos, latencies.percentileMicros(50), latencies.percentileMicros(99),
-                    operations);
+                    operations, (double) bytes / operations);
         }
     }
 
@@ -100,13 +103,15 @@ public final class Report {
         out.append(String.format(Locale.ROOT, "load average %.2f at start, %.2f at end%n%n", machine.loadAtStart(),
                 loadAtEnd));
         out.append("| workload | threads | raw ops/s | fenced ops/s | fenced/raw | raw p50 µs | fenced p50 µs"
-                + " | raw p99 µs | fenced p99 µs |\n");
-        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | raw p99 µs | fenced p99 µs | raw KB/op | fenced KB/op |\n");
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Row row : rows) {
-            out.append(String.format(Locale.ROOT, "| %s | %d | %.0f | %.0f | **%.3f** | %.0f | %.0f | %.0f | %.0f |%n",
+            out.append(String.format(Locale.ROOT,
+                    "| %s | %d | %.0f | %.0f | **%.3f** | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f |%n",
                     row.workload().title(), row.threads(), row.raw().opsPerSecond(), row.fenced().opsPerSecond(),
                     row.ratio(), row.raw().p50Micros(), row.fenced().p50Micros(), row.raw().p99Micros(),
-                    row.fenced().p99Micros()));
+                    row.fenced().p99Micros(), row.raw().bytesPerOperation() / 1024,
+                    row.fenced().bytesPerOperation() / 1024));
         }
         if (epochChange != null) {
             out.append(String.format(Locale.ROOT, "%nEpoch change with %d writers busy (%d changes): first write with"
@@ -137,13 +142,13 @@ public final class Report {
 
     String csv() {
         StringBuilder out = new StringBuilder("database,workload,threads,raw_ops_per_s,fenced_ops_per_s,ratio,"
-                + "raw_p50_us,fenced_p50_us,raw_p99_us,fenced_p99_us,raw_ops,fenced_ops\n");
+                + "raw_p50_us,fenced_p50_us,raw_p99_us,fenced_p99_us,raw_ops,fenced_ops,raw_bytes_per_op,fenced_bytes_per_op\n");
         for (Row row : rows) {
-            out.append(String.format(Locale.ROOT, "%s,%s,%d,%.1f,%.1f,%.4f,%.1f,%.1f,%.1f,%.1f,%d,%d%n",
+            out.append(String.format(Locale.ROOT, "%s,%s,%d,%.1f,%.1f,%.4f,%.1f,%.1f,%.1f,%.1f,%d,%d,%.0f,%.0f%n",
                     options.database(), row.workload().key(), row.threads(), row.raw().opsPerSecond(),
                     row.fenced().opsPerSecond(), row.ratio(), row.raw().p50Micros(), row.fenced().p50Micros(),
                     row.raw().p99Micros(), row.fenced().p99Micros(), row.raw().operations(),
-                    row.fenced().operations()));
+                    row.fenced().operations(), row.raw().bytesPerOperation(), row.fenced().bytesPerOperation()));
         }
         return out.toString();
     }
@@ -177,8 +182,9 @@ public final class Report {
     }
 
     private static String side(Side side) {
-        return String.format(Locale.ROOT, "{\"ops_per_s\": %.1f, \"p50_us\": %.1f, \"p99_us\": %.1f, \"ops\": %d}",
-                side.opsPerSecond(), side.p50Micros(), side.p99Micros(), side.operations());
+        return String.format(Locale.ROOT, "{\"ops_per_s\": %.1f, \"p50_us\": %.1f, \"p99_us\": %.1f, \"ops\": %d,"
+                        + " \"bytes_per_op\": %.0f}", side.opsPerSecond(), side.p50Micros(), side.p99Micros(),
+                side.operations(), side.bytesPerOperation());
     }
 
     private static String array(double[] values) {
