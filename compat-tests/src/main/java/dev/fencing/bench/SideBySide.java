@@ -107,11 +107,17 @@ public final class SideBySide {
         return url.toString();
     }
 
-    /** A fixed-size pool, every connection opened up front, as pgbench opens its clients. */
+    /**
+     * A fixed-size pool, every connection opened up front, as pgbench opens its clients. On PostgreSQL its
+     * connections are named {@code side-by-side-<name>} in {@code pg_stat_activity}, to tell the sides apart there.
+     */
     private static HikariDataSource pool(String name, String url, int size) {
         HikariConfig config = new HikariConfig();
         config.setPoolName(name);
         config.setJdbcUrl(url);
+        if (url.contains(":postgresql:")) {
+            config.addDataSourceProperty("ApplicationName", "side-by-side-" + name);
+        }
         config.setMaximumPoolSize(size);
         config.setMinimumIdle(size);
         return new HikariDataSource(config);

@@ -189,11 +189,14 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
 
             @Override
             public Object locked() throws SQLException {
-                bindFor(statement, form, resource, token);
                 if (form == Form.PREFIXED) {
-                    statement.execute();
-                    return exec.afterPrefixGuard(statement);
+                    // The transaction holds the epoch-row lock: a guard ahead would only lock it again.
+                    PreparedStatement untouched = form(Form.UNTOUCHED);
+                    bindFor(untouched, Form.UNTOUCHED, null, 0);
+                    current = untouched;
+                    return exec.run(untouched);
                 }
+                bindFor(statement, form, resource, token);
                 return exec.run(statement);
             }
         });
