@@ -5,6 +5,8 @@ import com.zaxxer.hikari.HikariDataSource;
 
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,8 +46,10 @@ public final class SideBySide {
     static Report run(Options options) throws Exception {
         String suffix = ProcessHandle.current().pid() + "_" + System.currentTimeMillis() % 1_000_000;
         String resource = "bench_" + suffix;
+        String epochResource = "bench_epoch_" + suffix;
         Report report = new Report(options, Machine.describe());
-        try (HikariDataSource raw = pool("raw", options.url(), options.maxThreads());
+        try (EpochRows epochRows = new EpochRows(options.url(), resource, epochResource);
+             HikariDataSource raw = pool("raw", options.url(), options.maxThreads());
              HikariDataSource fenced = pool("fenced", fencedUrl(options.url(), resource), options.maxThreads());
              BenchTables tables = BenchTables.create(options.url(), suffix, options.rows())) {
             report.database(databaseVersion(raw));
@@ -58,7 +62,7 @@ public final class SideBySide {
             if (options.epochChange()) {
                 progress("epoch change at " + options.maxThreads() + " threads, " + options.epochChanges()
                         + " changes");
-                report.epochChange(EpochChange.run(fenced, tables, "bench_epoch_" + suffix, options.maxThreads(),
+                report.epochChange(EpochChange.run(fenced, tables, epochResource, options.maxThreads(),
                         options.epochChanges(), Math.max(0.2, options.seconds() / 5)));
             }
         }
@@ -127,6 +131,20 @@ public final class SideBySide {
         try (Connection c = pool.getConnection()) {
             DatabaseMetaData meta = c.getMetaData();
             return meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion();
+        }
+    }
+
+    /** Removes the run's rows from the epoch table at the end; they belong to resources only this run used. */
+    private record EpochRows(String rawUrl, String... resources) implements AutoCloseable {
+        @Override
+        public void close() throws SQLException {
+            try (Connection c = DriverManager.getConnection(rawUrl);
+                 PreparedStatement delete = c.prepareStatement("DELETE FROM fencing_epoch WHERE resource = ?")) {
+                for (String resource : resources) {
+                    delete.setString(1, resource);
+                    delete.executeUpdate();
+                }
+            }
         }
     }
 
