@@ -27,7 +27,7 @@ public final class AuditLog {
      * pools and drivers that sit between an application and the connection.
      */
     private static final String[] FRAMEWORKS = {
-        "dev.fencing.jdbc.internal.", "dev.fencing.jdbc.junit.", "dev.fencing.shaded.", "java.", "javax.", "jdk.",
+        "dev.fencing.jdbc.internal.", "dev.fencing.shaded.", "java.", "javax.", "jdk.",
         "sun.", "com.sun.", "jakarta.", "com.zaxxer.hikari.", "org.springframework.", "org.hibernate.",
         "org.apache.ibatis.", "org.mybatis.", "org.jooq.", "org.flywaydb.", "org.liquibase.", "liquibase.",
         "org.apache.commons.dbcp", "org.apache.commons.dbutils.", "org.apache.tomcat.jdbc.", "com.mchange.",
