@@ -504,9 +504,12 @@ public final class FencedConnectionImpl implements FencedConnection {
         return raw.createStruct(p1, p2);
     }
 
+    /** A pool that marks request boundaries (JDBC 4.3) returns the connection: the next borrower starts without its token. */
     @Override
     public void endRequest() throws SQLException {
         raw.endRequest();
+        tokens.clearConnectionToken();
+        tokens.setConnectionResource(null);
     }
 
     @Override
