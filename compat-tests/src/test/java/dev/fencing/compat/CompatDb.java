@@ -27,6 +27,7 @@ final class CompatDb implements AutoCloseable {
     final TestDatabase database;
     private final String raw;
     private final String schema;
+    private String epochSchema;
 
     private CompatDb(TestDatabase database, String raw, String schema) {
         this.database = database;
@@ -57,6 +58,18 @@ final class CompatDb implements AutoCloseable {
         return TestDatabase.fenced(raw, all);
     }
 
+    /**
+     * Puts the epoch table in a schema of its own, outside the schema the application (or its migration tool)
+     * manages, and returns the {@code fencing.table} setting that names it.
+     */
+    String separateEpochTable() throws SQLException {
+        if (epochSchema == null) {
+            epochSchema = database == TestDatabase.H2 ? "FENCING" : TestDatabase.unique("fencing");
+            exec("CREATE SCHEMA " + epochSchema);
+        }
+        return "fencing.table=" + epochSchema + ".fencing_epoch";
+    }
+
     void exec(String... sql) throws SQLException {
         TestDatabase.exec(raw, sql);
     }
@@ -81,7 +94,8 @@ final class CompatDb implements AutoCloseable {
     /** The resource's high-water mark (0 when it has none). */
     long mark(String resource) throws SQLException {
         try (Connection c = DriverManager.getConnection(raw);
-             PreparedStatement ps = c.prepareStatement("SELECT epoch FROM fencing_epoch WHERE resource = ?")) {
+             PreparedStatement ps = c.prepareStatement("SELECT epoch FROM "
+                     + (epochSchema == null ? "" : epochSchema + ".") + "fencing_epoch WHERE resource = ?")) {
             ps.setString(1, resource);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getLong(1) : 0;
@@ -117,6 +131,9 @@ final class CompatDb implements AutoCloseable {
     public void close() throws SQLException {
         if (schema != null) {
             TestDatabase.exec(TestDatabase.pgUrl(), "DROP SCHEMA " + schema + " CASCADE");
+        }
+        if (schema != null && epochSchema != null) {
+            TestDatabase.exec(TestDatabase.pgUrl(), "DROP SCHEMA " + epochSchema + " CASCADE");
         }
     }
 }
