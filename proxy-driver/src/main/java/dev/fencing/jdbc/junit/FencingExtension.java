@@ -26,8 +26,9 @@ import javax.sql.DataSource;
  * {@link Fencing#scope}; without it, tests run without a token, as legacy code does before tokens are wired. After
  * each test, the refusals it caused (in audit mode: the statements enforce mode would refuse) fail the test when
  * {@link #failOnRefusals(boolean)} says so, by default in enforce mode only, so that a refusal the code under test
- * caught and swallowed still fails the build. After the class, the JVM's whole {@link FencingAudit} report is
- * written to {@link #reportTo(Path)} ({@code target/fencing-audit.json} and {@code .txt} by default).
+ * caught and swallowed still fails the build. After the class, the {@link FencingAudit} report of what the class
+ * caused is written to {@link #reportTo(Path)}: by default {@code target/fencing-audit/<test class>.json}, with the
+ * readable summary beside it as {@code .txt}.
  *
  * <p>Refusals are attributed to the test that was running when they were recorded, so run the test classes that
  * use this extension sequentially (JUnit's default).
@@ -49,7 +50,7 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
     private String resource;
     private long token;
     private Boolean failOnRefusals;
-    private Path reportFile = Path.of("target", "fencing-audit.json");
+    private Path reportFile;
 
     private FencingExtension(String url) {
         dataSource.setUrl(url);
@@ -94,7 +95,7 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
         return this;
     }
 
-    /** Where the report goes after each test class: JSON there, the readable summary beside it as {@code .txt}. */
+    /** Where the class's report goes: JSON there, the readable summary beside it as {@code .txt}. */
     public FencingExtension reportTo(Path jsonFile) {
         this.reportFile = jsonFile;
         return this;
@@ -121,16 +122,19 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
 
     @Override
     public void beforeAll(ExtensionContext context) {
+        context.getStore(NAMESPACE).put(FencingAudit.Report.class, FencingAudit.report());
         openScope(context);
     }
 
     @Override
     public void afterAll(ExtensionContext context) {
         closeScope(context);
+        Path file = reportFile != null ? reportFile
+                : Path.of("target", "fencing-audit", context.getRequiredTestClass().getName() + ".json");
         try {
-            FencingAudit.report().write(reportFile);
+            caused(context).write(file);
         } catch (IOException e) {
-            throw new UncheckedIOException("fencing: cannot write the audit report to " + reportFile, e);
+            throw new UncheckedIOException("fencing: cannot write the audit report to " + file, e);
         }
     }
 
@@ -143,13 +147,18 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
     @Override
     public void afterEach(ExtensionContext context) {
         closeScope(context);
-        FencingAudit.Report before = context.getStore(NAMESPACE).remove(FencingAudit.Report.class,
-                FencingAudit.Report.class);
-        FencingAudit.Report caused = FencingAudit.report().since(before);
+        FencingAudit.Report caused = caused(context);
         if (failing() && !caused.isEmpty()) {
             throw new AssertionError("fencing (" + mode.name().toLowerCase(Locale.ROOT) + " mode): "
                     + context.getDisplayName() + " caused refusals\n" + caused.summary());
         }
+    }
+
+    /** What was recorded since this context (test or class) started. */
+    private static FencingAudit.Report caused(ExtensionContext context) {
+        FencingAudit.Report before = context.getStore(NAMESPACE).remove(FencingAudit.Report.class,
+                FencingAudit.Report.class);
+        return FencingAudit.report().since(before);
     }
 
     private void openScope(ExtensionContext context) {
