@@ -2,6 +2,7 @@ package dev.fencing.compat;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.fencing.jdbc.Fencing;
 import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.jdbc.TestDatabase;
 
@@ -14,6 +15,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import javax.sql.DataSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -100,6 +102,34 @@ final class CompatDb implements AutoCloseable {
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getLong(1) : 0;
             }
+        }
+    }
+
+    /** A client's workload: what the application does through {@code dataSource}, and everything it saw. */
+    interface Workload {
+        List<Object> run(DataSource dataSource) throws Exception;
+    }
+
+    /**
+     * Runs {@code workload} twice on fresh databases holding {@code schema}, through pools of the raw driver and of
+     * the fencing driver (inside a scope of {@code resource} at {@code token}), and asserts the application saw the
+     * same results and {@code tables} hold the same rows (SPEC C8), and the resource's mark is the token.
+     */
+    static void assertSameAsRawDriver(TestDatabase database, String resource, long token, String[] schema,
+                                      Workload workload, String... tables) throws Exception {
+        try (CompatDb rawDb = open(database); CompatDb fencedDb = open(database);
+             HikariDataSource raw = pool(rawDb.raw(), 2);
+             HikariDataSource fenced = pool(fencedDb.fenced("fencing.resource=" + resource), 2)) {
+            rawDb.exec(schema);
+            fencedDb.exec(schema);
+            List<Object> expected = workload.run(raw);
+            try (Fencing.Scope scope = Fencing.scope(resource, token)) {
+                assertEquals(expected, workload.run(fenced));
+            }
+            for (String table : tables) {
+                assertEquals(rawDb.dump(table), fencedDb.dump(table), table);
+            }
+            assertEquals(token, fencedDb.mark(resource));
         }
     }
 

@@ -74,18 +74,8 @@ class HikariCompatTest {
     @ParameterizedTest
     @EnumSource(TestDatabase.class)
     void aValidTokenGivesTheRawDriversResults_C8(TestDatabase database) throws Exception {
-        try (CompatDb rawDb = CompatDb.open(database); CompatDb fencedDb = CompatDb.open(database);
-             HikariDataSource raw = CompatDb.pool(rawDb.raw(), 2);
-             HikariDataSource fenced = CompatDb.pool(fencedDb.fenced("fencing.resource=items"), 2)) {
-            rawDb.exec(SCHEMA, SEED);
-            fencedDb.exec(SCHEMA, SEED);
-            List<Object> expected = workload(raw);
-            try (Fencing.Scope scope = Fencing.scope("items", 7)) {
-                assertEquals(expected, workload(fenced));
-            }
-            assertEquals(rawDb.dump("item"), fencedDb.dump("item"));
-            assertEquals(7, fencedDb.mark("items"));
-        }
+        CompatDb.assertSameAsRawDriver(database, "items", 7, new String[] {SCHEMA, SEED}, HikariCompatTest::workload,
+                "item");
     }
 
     @ParameterizedTest

@@ -128,18 +128,8 @@ class MyBatisCompatTest {
     @ParameterizedTest
     @EnumSource(TestDatabase.class)
     void aValidTokenGivesTheRawDriversResults_C8(TestDatabase database) throws Exception {
-        try (CompatDb rawDb = CompatDb.open(database); CompatDb fencedDb = CompatDb.open(database);
-             HikariDataSource raw = CompatDb.pool(rawDb.raw(), 2);
-             HikariDataSource fenced = CompatDb.pool(fencedDb.fenced("fencing.resource=tasks"), 2)) {
-            rawDb.exec(SCHEMA);
-            fencedDb.exec(SCHEMA);
-            List<Object> expected = workload(factory(raw));
-            try (Fencing.Scope scope = Fencing.scope("tasks", 4)) {
-                assertEquals(expected, workload(factory(fenced)));
-            }
-            assertEquals(rawDb.dump("task"), fencedDb.dump("task"));
-            assertEquals(4, fencedDb.mark("tasks"));
-        }
+        CompatDb.assertSameAsRawDriver(database, "tasks", 4, new String[] {SCHEMA},
+                dataSource -> workload(factory(dataSource)), "task");
     }
 
     @ParameterizedTest

@@ -117,21 +117,11 @@ class SpringCompatTest {
     @ParameterizedTest
     @EnumSource(TestDatabase.class)
     void aValidTokenGivesTheRawDriversResults_C8(TestDatabase database) throws Exception {
-        try (CompatDb rawDb = CompatDb.open(database); CompatDb fencedDb = CompatDb.open(database);
-             HikariDataSource raw = CompatDb.pool(rawDb.raw(), 2);
-             HikariDataSource fenced = CompatDb.pool(fencedDb.fenced("fencing.resource=bank"), 2);
-             AnnotationConfigApplicationContext rawApp = context(raw);
-             AnnotationConfigApplicationContext fencedApp = context(fenced)) {
-            rawDb.exec(SCHEMA, LEDGER);
-            fencedDb.exec(SCHEMA, LEDGER);
-            List<Object> expected = workload(rawApp.getBean(TransferService.class));
-            try (Fencing.Scope scope = Fencing.scope("bank", 3)) {
-                assertEquals(expected, workload(fencedApp.getBean(TransferService.class)));
+        CompatDb.assertSameAsRawDriver(database, "bank", 3, new String[] {SCHEMA, LEDGER}, dataSource -> {
+            try (AnnotationConfigApplicationContext app = context(dataSource)) {
+                return workload(app.getBean(TransferService.class));
             }
-            assertEquals(rawDb.dump("account"), fencedDb.dump("account"));
-            assertEquals(rawDb.dump("ledger"), fencedDb.dump("ledger"));
-            assertEquals(3, fencedDb.mark("bank"));
-        }
+        }, "account", "ledger");
     }
 
     @ParameterizedTest

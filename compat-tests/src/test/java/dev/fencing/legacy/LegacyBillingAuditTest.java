@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class LegacyBillingAuditTest extends LegacyBillingTests {
     private static final String URL = "jdbc:fencing:h2:mem:legacy-audit;DB_CLOSE_DELAY=-1;fencing.schema=create;"
-            + "fencing.mode=audit";
+            + "fencing.mode=audit;fencing.audit.file=target/fencing-audit.json";
     private static FencingAudit.Report before;
 
     @RegisterExtension

@@ -42,7 +42,7 @@ class AuditModeTest {
 
     private Connection connect(String mode) throws SQLException {
         return DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.schema=create",
-                "fencing.resource=" + resource, "fencing.mode=" + mode));
+                "fencing.resource=" + resource, "fencing.mode=" + mode, "fencing.audit.file=target/fencing-audit.json"));
     }
 
     private List<FencingAudit.Finding> findings() {

@@ -185,25 +185,29 @@ public final class FencedConnectionImpl implements FencedConnection {
         }
     }
 
-    /** Runs an action that writes (an updatable result set's row change) fenced, untouched, after the guard. */
+    /** Runs an updatable result set's row change fenced, untouched, after the guard. */
     <T> T runFenced(Action<T> action) throws SQLException {
-        return fence("updatable ResultSet: insertRow/updateRow/deleteRow", EpochGuard.Inline.NONE,
-                new EpochGuard.Call<>() {
-                    @Override
-                    public T inline(String r, long t) {
-                        throw new IllegalStateException("row changes are never run with an inline guard");
-                    }
+        return runFenced("updatable ResultSet: insertRow/updateRow/deleteRow", action);
+    }
 
-                    @Override
-                    public T locked(String r, long t) throws SQLException {
-                        return action.run();
-                    }
+    /** Runs a write that cannot carry the guard (a batch, a row change) untouched, after the guard has locked. */
+    <T> T runFenced(String statement, Action<T> action) throws SQLException {
+        return fence(statement, EpochGuard.Inline.NONE, new EpochGuard.Call<>() {
+            @Override
+            public T inline(String r, long t) {
+                throw new IllegalStateException("this write is never run with an inline guard");
+            }
 
-                    @Override
-                    public T untouched() throws SQLException {
-                        return action.run();
-                    }
-                });
+            @Override
+            public T locked(String r, long t) throws SQLException {
+                return action.run();
+            }
+
+            @Override
+            public T untouched() throws SQLException {
+                return action.run();
+            }
+        });
     }
 
     /** A write the guard runs once the epoch row is locked. */

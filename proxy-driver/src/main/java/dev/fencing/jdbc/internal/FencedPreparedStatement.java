@@ -268,22 +268,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
             return large ? untouched.executeLargeBatch() : untouched.executeBatch();
         }
         batchNeedsGuard = false;
-        return connection.fence(sql, EpochGuard.Inline.NONE, new EpochGuard.Call<>() {
-            @Override
-            public Object inline(String r, long t) {
-                throw new IllegalStateException("batches are never run with an inline guard");
-            }
-
-            @Override
-            public Object locked(String r, long t) throws SQLException {
-                return untouched();
-            }
-
-            @Override
-            public Object untouched() throws SQLException {
-                return large ? untouched.executeLargeBatch() : untouched.executeBatch();
-            }
-        });
+        return connection.runFenced(sql, () -> large ? untouched.executeLargeBatch() : untouched.executeBatch());
     }
 
     @Override

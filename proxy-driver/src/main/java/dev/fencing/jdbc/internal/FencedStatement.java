@@ -197,21 +197,6 @@ final class FencedStatement extends FencedStatementBase {
         batchNeedsGuard = false;
         String texts = String.join(";\n", batchTexts);
         batchTexts.clear();
-        return connection.fence(texts, EpochGuard.Inline.NONE, new EpochGuard.Call<>() {
-            @Override
-            public Object inline(String r, long t) {
-                throw new IllegalStateException("batches are never run with an inline guard");
-            }
-
-            @Override
-            public Object locked(String r, long t) throws SQLException {
-                return untouched();
-            }
-
-            @Override
-            public Object untouched() throws SQLException {
-                return large ? delegate.executeLargeBatch() : delegate.executeBatch();
-            }
-        });
+        return connection.runFenced(texts, () -> large ? delegate.executeLargeBatch() : delegate.executeBatch());
     }
 }

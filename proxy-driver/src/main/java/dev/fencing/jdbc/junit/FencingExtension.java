@@ -28,7 +28,8 @@ import javax.sql.DataSource;
  * {@link #failOnRefusals(boolean)} says so, by default in enforce mode only, so that a refusal the code under test
  * caught and swallowed still fails the build. After the class, the {@link FencingAudit} report of what the class
  * caused is written to {@link #reportTo(Path)}: by default {@code target/fencing-audit/<test class>.json}, with the
- * readable summary beside it as {@code .txt}.
+ * readable summary beside it as {@code .txt}; at JVM exit the whole run's report goes to
+ * {@code target/fencing-audit/jvm.json}.
  *
  * <p>Refusals are attributed to the test that was running when they were recorded, so run the test classes that
  * use this extension sequentially (JUnit's default).
@@ -56,6 +57,7 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
         dataSource.setUrl(url);
         dataSource.setProperty("fencing.schema", "create");
         dataSource.setProperty("fencing.mode", "audit");
+        dataSource.setProperty("fencing.audit.file", Path.of("target", "fencing-audit", "jvm.json").toString());
     }
 
     /**
