@@ -156,14 +156,14 @@ public final class FencedConnectionImpl implements FencedConnection {
         return prefixGuard;
     }
 
-    /** Runs an action that writes (an updatable result set's row change) fenced, untouched, after the guard. */
+    /** Runs a write (a batch, an updatable result set's row change) untouched, after the guard has locked the epoch row. */
     <T> T runFenced(Action<T> action) throws SQLException {
         String resource = tokens.resource();
         long token = tokens.token(resource);
         return guard.run(resource, token, EpochGuard.Inline.NONE, new EpochGuard.Call<>() {
             @Override
             public T inline(String r, long t) {
-                throw new IllegalStateException("row changes are never run with an inline guard");
+                throw new IllegalStateException("an action run with Inline.NONE is never run inline");
             }
 
             @Override

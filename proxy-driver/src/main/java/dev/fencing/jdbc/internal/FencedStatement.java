@@ -184,20 +184,8 @@ final class FencedStatement extends FencedStatementBase {
         if (!batchNeedsGuard) {
             return large ? delegate.executeLargeBatch() : delegate.executeBatch();
         }
-        TokenResolver tokens = connection.tokens();
-        String resource = tokens.resource();
-        long token = tokens.token(resource);
+        Object counts = connection.runFenced(() -> large ? delegate.executeLargeBatch() : delegate.executeBatch());
         batchNeedsGuard = false;
-        return connection.guard().run(resource, token, EpochGuard.Inline.NONE, new EpochGuard.Call<>() {
-            @Override
-            public Object inline(String r, long t) {
-                throw new IllegalStateException("batches are never run with an inline guard");
-            }
-
-            @Override
-            public Object locked() throws SQLException {
-                return large ? delegate.executeLargeBatch() : delegate.executeBatch();
-            }
-        });
+        return counts;
     }
 }
