@@ -135,9 +135,12 @@ public final class LeaseSql {
         return "UPDATE " + table + " SET holder = NULL, expires_at = NULL WHERE resource = ? AND holder = ? AND issued = ?";
     }
 
-    /** Raises the issued mark to at least a value, never lowering it; parameters value, resource, value. */
+    /**
+     * Raises the issued mark to a value, never lowering it, and frees the lease: its holder's token is below the
+     * value, so it can never write again. Parameters value, resource, value.
+     */
     public String raiseIssued() {
-        return "UPDATE " + table + " SET issued = ? WHERE resource = ? AND issued < ?";
+        return "UPDATE " + table + " SET issued = ?, holder = NULL, expires_at = NULL WHERE resource = ? AND issued < ?";
     }
 
     /** Reads a resource's expiry; parameter resource. */

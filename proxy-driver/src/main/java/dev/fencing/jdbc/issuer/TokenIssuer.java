@@ -154,7 +154,9 @@ public final class TokenIssuer implements AutoCloseable {
             }
         }
         long mark = readMark(c, resource);
-        if (live && holder.equals(current) && issued >= mark) {
+        // A lease whose token is below the mark (the lease table was restored) can never write again: it is over.
+        live = live && issued >= mark;
+        if (live && holder.equals(current)) {
             if (!extend(c, resource, holder, issued, ttlMillis)) {
                 throw new SQLException("fencing: could not extend the lease row of '" + resource + "'");
             }
@@ -163,7 +165,7 @@ public final class TokenIssuer implements AutoCloseable {
             }
             return new Lease(resource, holder, issued, readExpiry(c, resource));
         }
-        if (live && !options.force() && !holder.equals(current)) {
+        if (live && !options.force()) {
             throw new LeaseUnavailableException(resource, current, expiresAt);
         }
         long base = Math.max(issued, mark);
@@ -227,9 +229,10 @@ public final class TokenIssuer implements AutoCloseable {
 
     /**
      * Repairs what a restore of either table from an older backup leaves behind, never lowering anything: raises
-     * an issued mark below the high-water mark to it, and with {@code adoptMissing} gives every resource of the
-     * epoch table without a lease row one at its high-water mark (which puts it under the issuer: tokens above
-     * the mark are then refused, so do not adopt resources fed by an external coordinator).
+     * an issued mark below the high-water mark to it (freeing that lease, whose token can no longer write), and
+     * with {@code adoptMissing} gives every resource of the epoch table without a lease row one at its high-water
+     * mark (which puts it under the issuer: tokens above the mark are then refused, so do not adopt resources fed
+     * by an external coordinator).
      */
     public List<Repair> reconcile(boolean adoptMissing) throws SQLException {
         return inTransaction(c -> {
