@@ -1,6 +1,7 @@
 package dev.fencing.jdbc.issuer;
 
 import dev.fencing.jdbc.FencingSqlState;
+import dev.fencing.jdbc.internal.EpochAdvance;
 import dev.fencing.jdbc.internal.Settings;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.EpochSql;
@@ -346,27 +347,7 @@ public final class TokenIssuer implements AutoCloseable {
 
     /** Immediate revocation: raises the resource's high-water mark to {@code token} in this transaction. */
     private void establish(Connection c, String resource, long token) throws SQLException {
-        if (epochSql.advance() != null) {
-            try (PreparedStatement upsert = c.prepareStatement(epochSql.advance())) {
-                upsert.setString(1, resource);
-                upsert.setLong(2, token);
-                upsert.executeUpdate();
-            }
-            return;
-        }
-        try (PreparedStatement raise = c.prepareStatement(epochSql.raise())) {
-            raise.setLong(1, token);
-            raise.setString(2, resource);
-            raise.setLong(3, token);
-            if (raise.executeUpdate() == 1 || readMark(c, resource) >= token) {
-                return;
-            }
-        }
-        try (PreparedStatement insert = c.prepareStatement(epochSql.insertFirst())) {
-            insert.setString(1, resource);
-            insert.setLong(2, token);
-            insert.executeUpdate();
-        }
+        EpochAdvance.establish(c, epochSql, resource, token);
     }
 
     private long readMark(Connection c, String resource) throws SQLException {
