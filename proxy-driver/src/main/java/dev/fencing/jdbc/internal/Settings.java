@@ -167,18 +167,18 @@ public final class Settings {
     }
 
     public EpochTable epochTable() throws SQLException {
-        try {
-            return EpochTable.of(values.getOrDefault(TABLE, DEFAULT_TABLE));
-        } catch (IllegalArgumentException e) {
-            throw configuration(TABLE + ": " + e.getMessage());
-        }
+        return table(TABLE, DEFAULT_TABLE);
     }
 
     public EpochTable leaseTable() throws SQLException {
+        return table(LEASE_TABLE, DEFAULT_LEASE_TABLE);
+    }
+
+    private EpochTable table(String setting, String defaultName) throws SQLException {
         try {
-            return EpochTable.of(values.getOrDefault(LEASE_TABLE, DEFAULT_LEASE_TABLE));
+            return EpochTable.of(values.getOrDefault(setting, defaultName));
         } catch (IllegalArgumentException e) {
-            throw configuration(LEASE_TABLE + ": " + e.getMessage());
+            throw configuration(setting + ": " + e.getMessage());
         }
     }
 
