@@ -4,6 +4,7 @@ import dev.fencing.jdbc.FencedConnection;
 import dev.fencing.sql.Analysis;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.GuardedSql;
+import dev.fencing.sql.LeaseSql;
 import dev.fencing.sql.SqlAnalyzer;
 import dev.fencing.sql.StatementKind;
 
@@ -49,6 +50,7 @@ public final class FencedConnectionImpl implements FencedConnection {
     private final TokenResolver tokens;
     private final boolean unwrapAllowed;
     private final String epochTableName;
+    private final String leaseTableName;
     private final GuardedSql prefixGuard;
     private FencedDatabaseMetaData metaData;
 
@@ -56,10 +58,13 @@ public final class FencedConnectionImpl implements FencedConnection {
         this.raw = raw;
         this.settings = settings;
         this.analyzer = analyzer;
-        this.guard = new EpochGuard(raw, analyzer.epochSql());
+        LeaseSql leaseSql = new LeaseSql(analyzer.epochSql().dialect(), settings.leaseTable());
+        IssuerCheck issuerCheck = settings.issuerCheck() && leaseSql.supported() ? new IssuerCheck(raw, leaseSql) : null;
+        this.guard = new EpochGuard(raw, analyzer.epochSql(), issuerCheck);
         this.tokens = new TokenResolver(settings);
         this.unwrapAllowed = settings.unwrapAllowed();
         this.epochTableName = settings.epochTable().simpleName();
+        this.leaseTableName = settings.leaseTable().simpleName();
         String prefix = analyzer.epochSql().prefixGuard();
         this.prefixGuard = prefix == null ? null
                 : new GuardedSql(prefix, new int[0], 1, 2, prefix.indexOf('?'), prefix.indexOf('?', prefix.indexOf('?') + 1));
@@ -121,7 +126,10 @@ public final class FencedConnectionImpl implements FencedConnection {
                 return Route.SETTING;
             case MUTATION:
                 if (analysis.targetTables().contains(epochTableName)) {
-                    throw Refusals.protectedTable(settings.epochTable().toString());
+                    throw Refusals.protectedTable("epoch", settings.epochTable().toString());
+                }
+                if (analysis.targetTables().contains(leaseTableName)) {
+                    throw Refusals.protectedTable("lease", settings.leaseTable().toString());
                 }
                 return Route.GUARD;
             default:
