@@ -45,15 +45,18 @@ final class EpochGuard {
 
     private final Connection raw;
     private final EpochSql sql;
+    private final IssuerCheck issuerCheck;
     private final Map<String, Long> held = new HashMap<>(4);
     private PreparedStatement lockAtLeast;
     private PreparedStatement advance;
     private boolean autoCommit;
     private boolean sqlTransaction;
 
-    EpochGuard(Connection raw, EpochSql sql) throws SQLException {
+    /** {@code issuerCheck} is {@code null} when never-issued tokens are not checked ({@code fencing.issuer.check=off}). */
+    EpochGuard(Connection raw, EpochSql sql, IssuerCheck issuerCheck) throws SQLException {
         this.raw = raw;
         this.sql = sql;
+        this.issuerCheck = issuerCheck;
         this.autoCommit = raw.getAutoCommit();
     }
 
@@ -107,7 +110,8 @@ final class EpochGuard {
 
     /**
      * Takes the epoch-row lock for {@code token} in the current transaction: shared when the mark equals the
-     * token, exclusive after raising a lower mark; a higher mark refuses the token as stale.
+     * token, exclusive after raising a lower mark; a higher mark refuses the token as stale. Only a raise asks
+     * the issuer check, so a token above the issued mark is refused before it can become the mark.
      */
     void lock(String resource, long token) throws SQLException {
         for (int attempt = 0; attempt < 8; attempt++) {
@@ -123,6 +127,9 @@ final class EpochGuard {
                     held.put(resource, token);
                     return;
                 }
+            }
+            if (issuerCheck != null) {
+                issuerCheck.verify(resource, token);
             }
             if (advance(resource, token)) {
                 held.put(resource, token);

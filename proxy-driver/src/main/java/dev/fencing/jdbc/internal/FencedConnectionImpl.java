@@ -5,6 +5,7 @@ import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.sql.Analysis;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.GuardedSql;
+import dev.fencing.sql.LeaseSql;
 import dev.fencing.sql.SqlAnalyzer;
 import dev.fencing.sql.StatementKind;
 
@@ -51,6 +52,7 @@ public final class FencedConnectionImpl implements FencedConnection {
     private final RefusalPolicy refusals;
     private final boolean unwrapAllowed;
     private final String epochTableName;
+    private final String leaseTableName;
     private final GuardedSql prefixGuard;
     private FencedDatabaseMetaData metaData;
 
@@ -58,11 +60,14 @@ public final class FencedConnectionImpl implements FencedConnection {
         this.raw = raw;
         this.settings = settings;
         this.analyzer = analyzer;
-        this.guard = new EpochGuard(raw, analyzer.epochSql());
+        LeaseSql leaseSql = new LeaseSql(analyzer.epochSql().dialect(), settings.leaseTable());
+        IssuerCheck issuerCheck = settings.issuerCheck() && leaseSql.supported() ? new IssuerCheck(raw, leaseSql) : null;
+        this.guard = new EpochGuard(raw, analyzer.epochSql(), issuerCheck);
         this.tokens = new TokenResolver(settings);
         this.refusals = RefusalPolicy.of(settings, analyzer.dialect());
         this.unwrapAllowed = settings.unwrapAllowed();
         this.epochTableName = settings.epochTable().simpleName();
+        this.leaseTableName = settings.leaseTable().simpleName();
         String prefix = analyzer.epochSql().prefixGuard();
         this.prefixGuard = prefix == null ? null
                 : new GuardedSql(prefix, new int[0], 1, 2, prefix.indexOf('?'), prefix.indexOf('?', prefix.indexOf('?') + 1));
@@ -124,7 +129,11 @@ public final class FencedConnectionImpl implements FencedConnection {
                 return Route.SETTING;
             case MUTATION:
                 if (analysis.targetTables().contains(epochTableName)) {
-                    refusals.refuse(Refusals.protectedTable(settings.epochTable().toString()), sql);
+                    refusals.refuse(Refusals.protectedTable("epoch", settings.epochTable().toString()), sql);
+                    return Route.PASS;
+                }
+                if (analysis.targetTables().contains(leaseTableName)) {
+                    refusals.refuse(Refusals.protectedTable("lease", settings.leaseTable().toString()), sql);
                     return Route.PASS;
                 }
                 return Route.GUARD;
@@ -195,7 +204,7 @@ public final class FencedConnectionImpl implements FencedConnection {
         return fence(statement, EpochGuard.Inline.NONE, new EpochGuard.Call<>() {
             @Override
             public T inline(String r, long t) {
-                throw new IllegalStateException("this write is never run with an inline guard");
+                throw new IllegalStateException("an action run with Inline.NONE is never run inline");
             }
 
             @Override

@@ -49,7 +49,8 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
     private final ParameterBindings bindings = new ParameterBindings();
     private final PreparedStatement[] forms = new PreparedStatement[Form.values().length];
     private final List<Option> options = new ArrayList<>(2);
-    private PreparedStatement current;
+    private Statement current;
+    private boolean closed;
     private boolean batchNeedsGuard;
 
     FencedPreparedStatement(FencedConnectionImpl connection, String sql, Analysis analysis, boolean keysRequested,
@@ -60,9 +61,8 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         this.route = connection.route(sql, analysis);
         this.preparer = preparer;
         this.prefixAllowed = !keysRequested && connection.prefixGuard() != null && analysis.statementCount() == 1;
-        if (route != FencedConnectionImpl.Route.SETTING) {
-            current = form(primaryForm());
-        }
+        // A SET fencing.* is never sent; a plain statement stands in to answer warnings, options and close.
+        current = route == FencedConnectionImpl.Route.SETTING ? connection.raw().createStatement() : form(primaryForm());
     }
 
     /** Forms this statement may take; a callable statement has only its untouched form. */
@@ -267,8 +267,9 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         if (!batchNeedsGuard) {
             return large ? untouched.executeLargeBatch() : untouched.executeBatch();
         }
+        Object counts = connection.runFenced(sql, () -> large ? untouched.executeLargeBatch() : untouched.executeBatch());
         batchNeedsGuard = false;
-        return connection.runFenced(sql, () -> large ? untouched.executeLargeBatch() : untouched.executeBatch());
+        return counts;
     }
 
     @Override
@@ -299,6 +300,9 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
 
     private void option(Option option) throws SQLException {
         options.add(option);
+        if (route == FencedConnectionImpl.Route.SETTING) {
+            option.apply(current);
+        }
         for (PreparedStatement statement : forms) {
             if (statement != null) {
                 option.apply(statement);
@@ -358,7 +362,11 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
 
     @Override
     public void close() throws SQLException {
+        closed = true;
         SQLException failure = null;
+        if (route == FencedConnectionImpl.Route.SETTING) {
+            current.close();
+        }
         for (PreparedStatement statement : forms) {
             if (statement != null) {
                 try {
@@ -374,8 +382,8 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
     }
 
     @Override
-    public boolean isClosed() throws SQLException {
-        return current == null ? forms[0] == null || forms[0].isClosed() : current.isClosed();
+    public boolean isClosed() {
+        return closed;
     }
 
     // ---- query-string methods are not for prepared statements --------------------------------------------

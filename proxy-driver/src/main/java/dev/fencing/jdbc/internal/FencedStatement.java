@@ -194,9 +194,10 @@ final class FencedStatement extends FencedStatementBase {
         if (!batchNeedsGuard) {
             return large ? delegate.executeLargeBatch() : delegate.executeBatch();
         }
-        batchNeedsGuard = false;
         String texts = String.join(";\n", batchTexts);
+        Object counts = connection.runFenced(texts, () -> large ? delegate.executeLargeBatch() : delegate.executeBatch());
+        batchNeedsGuard = false;
         batchTexts.clear();
-        return connection.runFenced(texts, () -> large ? delegate.executeLargeBatch() : delegate.executeBatch());
+        return counts;
     }
 }

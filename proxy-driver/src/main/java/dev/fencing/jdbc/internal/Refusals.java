@@ -29,14 +29,22 @@ public final class Refusals {
                 resource, token, highWaterMark);
     }
 
+    public static FencingRefusedException notIssued(String resource, long token, long issued) {
+        return new FencingRefusedException("fencing: token " + token + " for resource '" + resource
+                + "' was never issued: the issuer has handed out tokens up to " + issued + "; nothing was changed",
+                "token never issued for resource '" + resource + "'", FencingSqlState.TOKEN_NOT_ISSUED, resource, token,
+                -1);
+    }
+
     public static FencingRefusedException cannotGuard(String why) {
         return new FencingRefusedException("fencing: statement cannot be guarded and was refused: " + why,
                 "cannot be guarded: " + why, FencingSqlState.CANNOT_GUARD, null, 0, -1);
     }
 
-    public static FencingRefusedException protectedTable(String table) {
-        return new FencingRefusedException("fencing: the epoch table '" + table
-                + "' cannot be changed through the fencing driver", "writes the epoch table '" + table + "'",
+    /** A write to one of the fence's own tables; {@code kind} is "epoch" or "lease". */
+    public static FencingRefusedException protectedTable(String kind, String table) {
+        return new FencingRefusedException("fencing: the " + kind + " table '" + table
+                + "' cannot be changed through the fencing driver", "writes the " + kind + " table '" + table + "'",
                 FencingSqlState.PROTECTED, null, 0, -1);
     }
 
