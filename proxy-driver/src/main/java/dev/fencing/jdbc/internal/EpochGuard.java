@@ -36,8 +36,11 @@ final class EpochGuard {
         /** Runs with the guard inside; {@code null} when the guard may not have let it through (nothing changed). */
         T inline(String resource, long token) throws SQLException;
 
-        /** Runs while this transaction holds the epoch-row lock for the token. */
-        T locked() throws SQLException;
+        /** Runs while this transaction holds the epoch-row lock for {@code token}. */
+        T locked(String resource, long token) throws SQLException;
+
+        /** Runs the caller's statement as the underlying driver would, without a guard: a refusal in audit mode. */
+        T untouched() throws SQLException;
     }
 
     private final Connection raw;
@@ -74,7 +77,7 @@ final class EpochGuard {
                 }
                 lock(resource, token);
             }
-            return call.locked();
+            return call.locked(resource, token);
         }
         if (inline != Inline.NONE) {
             T result = call.inline(resource, token);
@@ -89,7 +92,7 @@ final class EpochGuard {
         raw.setAutoCommit(false);
         try {
             lock(resource, token);
-            T result = call.locked();
+            T result = call.locked(resource, token);
             raw.commit();
             return result;
         } catch (SQLException | RuntimeException | Error failure) {

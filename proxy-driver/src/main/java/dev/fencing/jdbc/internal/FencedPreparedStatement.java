@@ -58,7 +58,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         super(connection);
         this.sql = sql;
         this.analysis = analysis;
-        this.route = connection.route(analysis);
+        this.route = connection.route(sql, analysis);
         this.preparer = preparer;
         this.prefixAllowed = !keysRequested && connection.prefixGuard() != null && analysis.statementCount() == 1;
         // A SET fencing.* is never sent; a plain statement stands in to answer warnings, options and close.
@@ -149,9 +149,6 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
     }
 
     private Object guarded(Exec exec) throws SQLException {
-        TokenResolver tokens = connection.tokens();
-        String resource = tokens.resource();
-        long token = tokens.token(resource);
         boolean rows = exec == Exec.QUERY || analysis.returnsRows();
         boolean once = bindings.hasStreams();
         Form form;
@@ -168,7 +165,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         }
         PreparedStatement statement = form(form);
         current = statement;
-        return connection.guard().run(resource, token, inline, new EpochGuard.Call<>() {
+        return connection.fence(sql, inline, new EpochGuard.Call<>() {
             @Override
             public Object inline(String r, long t) throws SQLException {
                 bindFor(statement, form, r, t);
@@ -188,13 +185,21 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
             }
 
             @Override
-            public Object locked() throws SQLException {
-                bindFor(statement, form, resource, token);
+            public Object locked(String r, long t) throws SQLException {
+                bindFor(statement, form, r, t);
                 if (form == Form.PREFIXED) {
                     statement.execute();
                     return exec.afterPrefixGuard(statement);
                 }
                 return exec.run(statement);
+            }
+
+            @Override
+            public Object untouched() throws SQLException {
+                PreparedStatement untouched = form(Form.UNTOUCHED);
+                bindFor(untouched, Form.UNTOUCHED, null, 0);
+                current = untouched;
+                return exec.run(untouched);
             }
         });
     }
@@ -228,7 +233,9 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
                 batchNeedsGuard = true;
                 break;
             default:
-                throw Refusals.cannotGuard("transaction control and SET fencing.* cannot be part of a batch");
+                connection.refuse(Refusals.cannotGuard("transaction control and SET fencing.* cannot be part of a batch"),
+                        sql);
+                break;
         }
         PreparedStatement untouched = form(Form.UNTOUCHED);
         bindFor(untouched, Form.UNTOUCHED, null, 0);
@@ -260,7 +267,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         if (!batchNeedsGuard) {
             return large ? untouched.executeLargeBatch() : untouched.executeBatch();
         }
-        Object counts = connection.runFenced(() -> large ? untouched.executeLargeBatch() : untouched.executeBatch());
+        Object counts = connection.runFenced(sql, () -> large ? untouched.executeLargeBatch() : untouched.executeBatch());
         batchNeedsGuard = false;
         return counts;
     }
