@@ -37,12 +37,7 @@ enum Workload {
             try (Connection c = pool.getConnection()) {
                 c.setAutoCommit(false);
                 try {
-                    try (PreparedStatement s = c.prepareStatement("UPDATE " + t.accounts
-                            + " SET abalance = abalance + ? WHERE aid = ?")) {
-                        s.setInt(1, delta);
-                        s.setInt(2, aid);
-                        expectOne(s.executeUpdate(), this);
-                    }
+                    update(c, "UPDATE " + t.accounts + " SET abalance = abalance + ? WHERE aid = ?", delta, aid);
                     try (PreparedStatement s = c.prepareStatement("SELECT abalance FROM " + t.accounts
                             + " WHERE aid = ?")) {
                         s.setInt(1, aid);
@@ -50,26 +45,10 @@ enum Workload {
                             expectOne(rs.next() ? 1 : 0, this);
                         }
                     }
-                    try (PreparedStatement s = c.prepareStatement("UPDATE " + t.tellers
-                            + " SET tbalance = tbalance + ? WHERE tid = ?")) {
-                        s.setInt(1, delta);
-                        s.setInt(2, tid);
-                        expectOne(s.executeUpdate(), this);
-                    }
-                    try (PreparedStatement s = c.prepareStatement("UPDATE " + t.branches
-                            + " SET bbalance = bbalance + ? WHERE bid = ?")) {
-                        s.setInt(1, delta);
-                        s.setInt(2, bid);
-                        expectOne(s.executeUpdate(), this);
-                    }
-                    try (PreparedStatement s = c.prepareStatement("INSERT INTO " + t.history
-                            + " (tid, bid, aid, delta, mtime) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP)")) {
-                        s.setInt(1, tid);
-                        s.setInt(2, bid);
-                        s.setInt(3, aid);
-                        s.setInt(4, delta);
-                        expectOne(s.executeUpdate(), this);
-                    }
+                    update(c, "UPDATE " + t.tellers + " SET tbalance = tbalance + ? WHERE tid = ?", delta, tid);
+                    update(c, "UPDATE " + t.branches + " SET bbalance = bbalance + ? WHERE bid = ?", delta, bid);
+                    update(c, "INSERT INTO " + t.history + " (tid, bid, aid, delta, mtime)"
+                            + " VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP)", tid, bid, aid, delta);
                     c.commit();
                 } catch (SQLException | RuntimeException e) {
                     c.rollback();
@@ -144,6 +123,16 @@ enum Workload {
             }
         }
         throw new IllegalArgumentException("unknown workload '" + key + "' (update, tpcb, read, batch)");
+    }
+
+    /** Runs one statement of a transaction that must change exactly one row. */
+    void update(Connection c, String sql, int... values) throws SQLException {
+        try (PreparedStatement statement = c.prepareStatement(sql)) {
+            for (int i = 0; i < values.length; i++) {
+                statement.setInt(i + 1, values[i]);
+            }
+            expectOne(statement.executeUpdate(), this);
+        }
     }
 
     private static int delta(SplittableRandom random) {

@@ -9,15 +9,31 @@ import java.sql.SQLException;
 public final class FencingRefusedException extends SQLException {
     private static final long serialVersionUID = 1L;
 
+    private final String reason;
     private final String resource;
     private final long token;
     private final long highWaterMark;
 
     public FencingRefusedException(String message, String sqlState, String resource, long token, long highWaterMark) {
+        this(message, message, sqlState, resource, token, highWaterMark);
+    }
+
+    /**
+     * @param reason why, in a few words that stay the same for every refusal of the kind (no token values), as
+     *               {@link FencingAudit} counts them
+     */
+    public FencingRefusedException(String message, String reason, String sqlState, String resource, long token,
+                                   long highWaterMark) {
         super(message, sqlState);
+        this.reason = reason;
         this.resource = resource;
         this.token = token;
         this.highWaterMark = highWaterMark;
+    }
+
+    /** Why, without token values: the same text for every refusal of one kind and resource. */
+    public String getReason() {
+        return reason;
     }
 
     /** The resource the statement was guarded for, or {@code null} when not known. */

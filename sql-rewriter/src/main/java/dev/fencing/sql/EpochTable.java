@@ -3,7 +3,10 @@ package dev.fencing.sql;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
-/** The name of the epoch table, validated once so it can never carry SQL; {@code schema.table} or {@code table}. */
+/**
+ * The name of one of the fence's own tables (the epoch table, the lease table), validated once so it can never
+ * carry SQL; {@code schema.table} or {@code table}.
+ */
 public final class EpochTable {
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
 
@@ -22,15 +25,15 @@ public final class EpochTable {
      */
     public static EpochTable of(String qualifiedName) {
         if (qualifiedName == null) {
-            throw new IllegalArgumentException("epoch table name is missing");
+            throw new IllegalArgumentException("table name is missing");
         }
         String[] parts = qualifiedName.trim().split("\\.", -1);
         if (parts.length > 2) {
-            throw new IllegalArgumentException("epoch table name '" + qualifiedName + "' has more than two parts");
+            throw new IllegalArgumentException("table name '" + qualifiedName + "' has more than two parts");
         }
         for (String part : parts) {
             if (!IDENTIFIER.matcher(part).matches()) {
-                throw new IllegalArgumentException("epoch table name '" + qualifiedName
+                throw new IllegalArgumentException("table name '" + qualifiedName
                         + "' is not a plain identifier (letters, digits and _, at most 63 characters)");
             }
         }
@@ -40,6 +43,16 @@ public final class EpochTable {
     /** The table's own name, without schema, lower-cased: what a statement's target is compared with. */
     public String simpleName() {
         return table.toLowerCase(Locale.ROOT);
+    }
+
+    /** The schema as configured, or {@code null} when unqualified. */
+    String schema() {
+        return schema;
+    }
+
+    /** The table's own name as configured. */
+    String table() {
+        return table;
     }
 
     /** The quoted, qualified name as the dialect writes it in SQL. */

@@ -36,21 +36,27 @@ final class EpochGuard {
         /** Runs with the guard inside; {@code null} when the guard may not have let it through (nothing changed). */
         T inline(String resource, long token) throws SQLException;
 
-        /** Runs while this transaction holds the epoch-row lock for the token. */
-        T locked() throws SQLException;
+        /** Runs while this transaction holds the epoch-row lock for {@code token}. */
+        T locked(String resource, long token) throws SQLException;
+
+        /** Runs the caller's statement as the underlying driver would, without a guard: a refusal in audit mode. */
+        T untouched() throws SQLException;
     }
 
     private final Connection raw;
     private final EpochSql sql;
+    private final IssuerCheck issuerCheck;
     private final Map<String, Long> held = new HashMap<>(4);
     private PreparedStatement lockAtLeast;
     private PreparedStatement advance;
     private boolean autoCommit;
     private boolean sqlTransaction;
 
-    EpochGuard(Connection raw, EpochSql sql) throws SQLException {
+    /** {@code issuerCheck} is {@code null} when never-issued tokens are not checked ({@code fencing.issuer.check=off}). */
+    EpochGuard(Connection raw, EpochSql sql, IssuerCheck issuerCheck) throws SQLException {
         this.raw = raw;
         this.sql = sql;
+        this.issuerCheck = issuerCheck;
         this.autoCommit = raw.getAutoCommit();
     }
 
@@ -71,7 +77,7 @@ final class EpochGuard {
                 }
                 lock(resource, token);
             }
-            return call.locked();
+            return call.locked(resource, token);
         }
         if (inline != Inline.NONE) {
             T result = call.inline(resource, token);
@@ -86,7 +92,7 @@ final class EpochGuard {
         raw.setAutoCommit(false);
         try {
             lock(resource, token);
-            T result = call.locked();
+            T result = call.locked(resource, token);
             raw.commit();
             return result;
         } catch (SQLException | RuntimeException | Error failure) {
@@ -104,7 +110,8 @@ final class EpochGuard {
 
     /**
      * Takes the epoch-row lock for {@code token} in the current transaction: shared when the mark equals the
-     * token, exclusive after raising a lower mark; a higher mark refuses the token as stale.
+     * token, exclusive after raising a lower mark; a higher mark refuses the token as stale. Only a raise asks
+     * the issuer check, so a token above the issued mark is refused before it can become the mark.
      */
     void lock(String resource, long token) throws SQLException {
         for (int attempt = 0; attempt < 8; attempt++) {
@@ -120,6 +127,9 @@ final class EpochGuard {
                     held.put(resource, token);
                     return;
                 }
+            }
+            if (issuerCheck != null) {
+                issuerCheck.verify(resource, token);
             }
             if (advance(resource, token)) {
                 held.put(resource, token);

@@ -1,7 +1,6 @@
 package dev.fencing.jdbc.internal;
 
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -92,13 +91,5 @@ enum Exec {
             default:
                 throw new SQLException("fencing: SET fencing.* returns no result set", "02000");
         }
-    }
-
-    static boolean asBoolean(Object result) {
-        return (Boolean) result;
-    }
-
-    static ResultSet asResultSet(Object result) {
-        return (ResultSet) result;
     }
 }

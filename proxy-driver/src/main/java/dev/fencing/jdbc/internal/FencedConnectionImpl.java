@@ -1,9 +1,11 @@
 package dev.fencing.jdbc.internal;
 
 import dev.fencing.jdbc.FencedConnection;
+import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.sql.Analysis;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.GuardedSql;
+import dev.fencing.sql.LeaseSql;
 import dev.fencing.sql.SqlAnalyzer;
 import dev.fencing.sql.StatementKind;
 
@@ -47,8 +49,10 @@ public final class FencedConnectionImpl implements FencedConnection {
     private final SqlAnalyzer analyzer;
     private final EpochGuard guard;
     private final TokenResolver tokens;
+    private final RefusalPolicy refusals;
     private final boolean unwrapAllowed;
     private final String epochTableName;
+    private final String leaseTableName;
     private final GuardedSql prefixGuard;
     private FencedDatabaseMetaData metaData;
 
@@ -56,10 +60,14 @@ public final class FencedConnectionImpl implements FencedConnection {
         this.raw = raw;
         this.settings = settings;
         this.analyzer = analyzer;
-        this.guard = new EpochGuard(raw, analyzer.epochSql());
+        LeaseSql leaseSql = new LeaseSql(analyzer.epochSql().dialect(), settings.leaseTable());
+        IssuerCheck issuerCheck = settings.issuerCheck() && leaseSql.supported() ? new IssuerCheck(raw, leaseSql) : null;
+        this.guard = new EpochGuard(raw, analyzer.epochSql(), issuerCheck);
         this.tokens = new TokenResolver(settings);
+        this.refusals = RefusalPolicy.of(settings, analyzer.dialect());
         this.unwrapAllowed = settings.unwrapAllowed();
         this.epochTableName = settings.epochTable().simpleName();
+        this.leaseTableName = settings.leaseTable().simpleName();
         String prefix = analyzer.epochSql().prefixGuard();
         this.prefixGuard = prefix == null ? null
                 : new GuardedSql(prefix, new int[0], 1, 2, prefix.indexOf('?'), prefix.indexOf('?', prefix.indexOf('?') + 1));
@@ -109,8 +117,8 @@ public final class FencedConnectionImpl implements FencedConnection {
         return analysis;
     }
 
-    /** Decides how a statement proceeds; refuses what must not run (SPEC C5). */
-    Route route(Analysis analysis) throws SQLException {
+    /** Decides how a statement proceeds; refuses what must not run (SPEC C5), which audit mode passes untouched. */
+    Route route(String sql, Analysis analysis) throws SQLException {
         switch (analysis.kind()) {
             case READ_ONLY:
             case SESSION_SETTING:
@@ -121,12 +129,23 @@ public final class FencedConnectionImpl implements FencedConnection {
                 return Route.SETTING;
             case MUTATION:
                 if (analysis.targetTables().contains(epochTableName)) {
-                    throw Refusals.protectedTable(settings.epochTable().toString());
+                    refusals.refuse(Refusals.protectedTable("epoch", settings.epochTable().toString()), sql);
+                    return Route.PASS;
+                }
+                if (analysis.targetTables().contains(leaseTableName)) {
+                    refusals.refuse(Refusals.protectedTable("lease", settings.leaseTable().toString()), sql);
+                    return Route.PASS;
                 }
                 return Route.GUARD;
             default:
-                throw Refusals.cannotGuard(analysis.reason());
+                refusals.refuse(Refusals.cannotGuard(analysis.reason()), sql);
+                return Route.PASS;
         }
+    }
+
+    /** Refuses {@code sql}: thrown in enforce mode; in audit mode recorded, and the caller goes on untouched. */
+    void refuse(FencingRefusedException refusal, String sql) throws FencingRefusedException {
+        refusals.refuse(refusal, sql);
     }
 
     /** Applies {@code SET fencing.token = n} / {@code SET fencing.resource = 'r'} sent as SQL. */
@@ -137,7 +156,11 @@ public final class FencedConnectionImpl implements FencedConnection {
     private void applySetting(String name, String value, String source) throws SQLException {
         switch (name.toLowerCase(Locale.ROOT)) {
             case Settings.TOKEN:
-                tokens.setConnectionToken(value, source);
+                try {
+                    tokens.setConnectionToken(value, source);
+                } catch (FencingRefusedException refusal) {
+                    refusals.refuse(refusal, source);
+                }
                 break;
             case Settings.RESOURCE:
                 tokens.setConnectionResource(value);
@@ -156,18 +179,41 @@ public final class FencedConnectionImpl implements FencedConnection {
         return prefixGuard;
     }
 
-    /** Runs an action that writes (an updatable result set's row change) fenced, untouched, after the guard. */
-    <T> T runFenced(Action<T> action) throws SQLException {
+    /**
+     * Runs a mutation fenced with the token in force: the guard protocol, or the refusal of a missing, invalid or
+     * stale token, which in audit mode runs {@code call} untouched instead.
+     */
+    <T> T fence(String sql, EpochGuard.Inline inline, EpochGuard.Call<T> call) throws SQLException {
         String resource = tokens.resource();
-        long token = tokens.token(resource);
-        return guard.run(resource, token, EpochGuard.Inline.NONE, new EpochGuard.Call<>() {
+        try {
+            return guard.run(resource, tokens.token(resource), inline, call);
+        } catch (FencingRefusedException refusal) {
+            // Raised before the call ran (token resolution, or the guard's lock or advance): nothing changed yet.
+            refusals.refuse(refusal, sql);
+            return call.untouched();
+        }
+    }
+
+    /** Runs an updatable result set's row change fenced, untouched, after the guard. */
+    <T> T runFenced(Action<T> action) throws SQLException {
+        return runFenced("updatable ResultSet: insertRow/updateRow/deleteRow", action);
+    }
+
+    /** Runs a write that cannot carry the guard (a batch, a row change) untouched, after the guard has locked. */
+    <T> T runFenced(String statement, Action<T> action) throws SQLException {
+        return fence(statement, EpochGuard.Inline.NONE, new EpochGuard.Call<>() {
             @Override
             public T inline(String r, long t) {
-                throw new IllegalStateException("row changes are never run with an inline guard");
+                throw new IllegalStateException("an action run with Inline.NONE is never run inline");
             }
 
             @Override
-            public T locked() throws SQLException {
+            public T locked(String r, long t) throws SQLException {
+                return action.run();
+            }
+
+            @Override
+            public T untouched() throws SQLException {
                 return action.run();
             }
         });
@@ -181,17 +227,13 @@ public final class FencedConnectionImpl implements FencedConnection {
     /** Unwraps a raw object of this connection only when {@code fencing.unwrap=allow}. */
     <T> T unwrapRaw(Wrapper raw, Class<T> type) throws SQLException {
         if (!unwrapAllowed) {
-            throw Refusals.unwrapRefused(type);
+            refusals.refuse(Refusals.unwrapRefused(type), "unwrap(" + type.getName() + ")");
         }
         return raw.unwrap(type);
     }
 
     EpochGuard guard() {
         return guard;
-    }
-
-    TokenResolver tokens() {
-        return tokens;
     }
 
     Connection raw() {
@@ -321,7 +363,11 @@ public final class FencedConnectionImpl implements FencedConnection {
 
     @Override
     public void setFencingToken(long token) throws SQLException {
-        tokens.setConnectionToken(token);
+        try {
+            tokens.setConnectionToken(token);
+        } catch (FencingRefusedException refusal) {
+            refusals.refuse(refusal, "setFencingToken(" + token + ")");
+        }
     }
 
     @Override
@@ -471,9 +517,12 @@ public final class FencedConnectionImpl implements FencedConnection {
         return raw.createStruct(p1, p2);
     }
 
+    /** A pool that marks request boundaries (JDBC 4.3) returns the connection: the next borrower starts without its token. */
     @Override
     public void endRequest() throws SQLException {
         raw.endRequest();
+        tokens.clearConnectionToken();
+        tokens.setConnectionResource(null);
     }
 
     @Override

@@ -49,7 +49,8 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
     private final ParameterBindings bindings = new ParameterBindings();
     private final PreparedStatement[] forms = new PreparedStatement[Form.values().length];
     private final List<Option> options = new ArrayList<>(2);
-    private PreparedStatement current;
+    private Statement current;
+    private boolean closed;
     private boolean batchNeedsGuard;
 
     FencedPreparedStatement(FencedConnectionImpl connection, String sql, Analysis analysis, boolean keysRequested,
@@ -57,12 +58,11 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         super(connection);
         this.sql = sql;
         this.analysis = analysis;
-        this.route = connection.route(analysis);
+        this.route = connection.route(sql, analysis);
         this.preparer = preparer;
         this.prefixAllowed = !keysRequested && connection.prefixGuard() != null && analysis.statementCount() == 1;
-        if (route != FencedConnectionImpl.Route.SETTING) {
-            current = form(primaryForm());
-        }
+        // A SET fencing.* is never sent; a plain statement stands in to answer warnings, options and close.
+        current = route == FencedConnectionImpl.Route.SETTING ? connection.raw().createStatement() : form(primaryForm());
     }
 
     /** Forms this statement may take; a callable statement has only its untouched form. */
@@ -149,9 +149,6 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
     }
 
     private Object guarded(Exec exec) throws SQLException {
-        TokenResolver tokens = connection.tokens();
-        String resource = tokens.resource();
-        long token = tokens.token(resource);
         boolean rows = exec == Exec.QUERY || analysis.returnsRows();
         boolean once = bindings.hasStreams();
         Form form;
@@ -168,7 +165,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         }
         PreparedStatement statement = form(form);
         current = statement;
-        return connection.guard().run(resource, token, inline, new EpochGuard.Call<>() {
+        return connection.fence(sql, inline, new EpochGuard.Call<>() {
             @Override
             public Object inline(String r, long t) throws SQLException {
                 bindFor(statement, form, r, t);
@@ -188,16 +185,21 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
             }
 
             @Override
-            public Object locked() throws SQLException {
+            public Object locked(String r, long t) throws SQLException {
                 if (form == Form.PREFIXED) {
                     // The transaction holds the epoch-row lock: a guard ahead would only lock it again.
-                    PreparedStatement untouched = form(Form.UNTOUCHED);
-                    bindFor(untouched, Form.UNTOUCHED, null, 0);
-                    current = untouched;
-                    return exec.run(untouched);
+                    return untouched();
                 }
-                bindFor(statement, form, resource, token);
+                bindFor(statement, form, r, t);
                 return exec.run(statement);
+            }
+
+            @Override
+            public Object untouched() throws SQLException {
+                PreparedStatement untouched = form(Form.UNTOUCHED);
+                bindFor(untouched, Form.UNTOUCHED, null, 0);
+                current = untouched;
+                return exec.run(untouched);
             }
         });
     }
@@ -231,7 +233,9 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
                 batchNeedsGuard = true;
                 break;
             default:
-                throw Refusals.cannotGuard("transaction control and SET fencing.* cannot be part of a batch");
+                connection.refuse(Refusals.cannotGuard("transaction control and SET fencing.* cannot be part of a batch"),
+                        sql);
+                break;
         }
         PreparedStatement untouched = form(Form.UNTOUCHED);
         bindFor(untouched, Form.UNTOUCHED, null, 0);
@@ -263,21 +267,9 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         if (!batchNeedsGuard) {
             return large ? untouched.executeLargeBatch() : untouched.executeBatch();
         }
-        TokenResolver tokens = connection.tokens();
-        String resource = tokens.resource();
-        long token = tokens.token(resource);
+        Object counts = connection.runFenced(sql, () -> large ? untouched.executeLargeBatch() : untouched.executeBatch());
         batchNeedsGuard = false;
-        return connection.guard().run(resource, token, EpochGuard.Inline.NONE, new EpochGuard.Call<>() {
-            @Override
-            public Object inline(String r, long t) {
-                throw new IllegalStateException("batches are never run with an inline guard");
-            }
-
-            @Override
-            public Object locked() throws SQLException {
-                return large ? untouched.executeLargeBatch() : untouched.executeBatch();
-            }
-        });
+        return counts;
     }
 
     @Override
@@ -308,6 +300,9 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
 
     private void option(Option option) throws SQLException {
         options.add(option);
+        if (route == FencedConnectionImpl.Route.SETTING) {
+            option.apply(current);
+        }
         for (PreparedStatement statement : forms) {
             if (statement != null) {
                 option.apply(statement);
@@ -367,7 +362,11 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
 
     @Override
     public void close() throws SQLException {
+        closed = true;
         SQLException failure = null;
+        if (route == FencedConnectionImpl.Route.SETTING) {
+            current.close();
+        }
         for (PreparedStatement statement : forms) {
             if (statement != null) {
                 try {
@@ -383,8 +382,8 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
     }
 
     @Override
-    public boolean isClosed() throws SQLException {
-        return current == null ? forms[0] == null || forms[0].isClosed() : current.isClosed();
+    public boolean isClosed() {
+        return closed;
     }
 
     // ---- query-string methods are not for prepared statements --------------------------------------------

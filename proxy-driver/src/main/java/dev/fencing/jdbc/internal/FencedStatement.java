@@ -6,6 +6,8 @@ import dev.fencing.sql.GuardedSql;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /**
  * A plain {@link Statement} of the fencing driver: each text is analysed (cached), mutations run through the
@@ -14,6 +16,8 @@ import java.sql.Statement;
 final class FencedStatement extends FencedStatementBase {
     private final Statement delegate;
     private boolean batchNeedsGuard;
+    /** The batch's mutation texts, distinct, for the audit report. */
+    private final Set<String> batchTexts = new LinkedHashSet<>();
 
     FencedStatement(FencedConnectionImpl connection, Statement delegate) {
         super(connection);
@@ -28,7 +32,7 @@ final class FencedStatement extends FencedStatementBase {
     private Object run(String sql, Exec exec, Keys keys) throws SQLException {
         resultFromDatabase();
         Analysis analysis = connection.analyze(sql);
-        switch (connection.route(analysis)) {
+        switch (connection.route(sql, analysis)) {
             case PASS:
                 return exec.run(delegate, sql, keys);
             case TRANSACTION_CONTROL:
@@ -44,9 +48,6 @@ final class FencedStatement extends FencedStatementBase {
     }
 
     private Object guarded(String sql, Analysis analysis, Exec exec, Keys keys) throws SQLException {
-        TokenResolver tokens = connection.tokens();
-        String resource = tokens.resource();
-        long token = tokens.token(resource);
         GuardedSql joined = analysis.joined();
         GuardedSql prefix = connection.prefixGuard();
         boolean rows = exec == Exec.QUERY || analysis.returnsRows();
@@ -58,7 +59,7 @@ final class FencedStatement extends FencedStatementBase {
         } else {
             inline = EpochGuard.Inline.NONE;
         }
-        return connection.guard().run(resource, token, inline, new EpochGuard.Call<>() {
+        return connection.fence(sql, inline, new EpochGuard.Call<>() {
             @Override
             public Object inline(String r, long t) throws SQLException {
                 if (inline == EpochGuard.Inline.ANYWHERE) {
@@ -77,7 +78,12 @@ final class FencedStatement extends FencedStatementBase {
             }
 
             @Override
-            public Object locked() throws SQLException {
+            public Object locked(String r, long t) throws SQLException {
+                return untouched();
+            }
+
+            @Override
+            public Object untouched() throws SQLException {
                 return exec.run(delegate, sql, keys);
             }
         });
@@ -151,14 +157,17 @@ final class FencedStatement extends FencedStatementBase {
     @Override
     public void addBatch(String sql) throws SQLException {
         Analysis analysis = connection.analyze(sql);
-        switch (connection.route(analysis)) {
+        switch (connection.route(sql, analysis)) {
             case PASS:
                 break;
             case GUARD:
                 batchNeedsGuard = true;
+                batchTexts.add(sql);
                 break;
             default:
-                throw Refusals.cannotGuard("transaction control and SET fencing.* cannot be part of a batch");
+                connection.refuse(Refusals.cannotGuard("transaction control and SET fencing.* cannot be part of a batch"),
+                        sql);
+                break;
         }
         delegate.addBatch(sql);
     }
@@ -167,6 +176,7 @@ final class FencedStatement extends FencedStatementBase {
     public void clearBatch() throws SQLException {
         delegate.clearBatch();
         batchNeedsGuard = false;
+        batchTexts.clear();
     }
 
     @Override
@@ -184,20 +194,10 @@ final class FencedStatement extends FencedStatementBase {
         if (!batchNeedsGuard) {
             return large ? delegate.executeLargeBatch() : delegate.executeBatch();
         }
-        TokenResolver tokens = connection.tokens();
-        String resource = tokens.resource();
-        long token = tokens.token(resource);
+        String texts = String.join(";\n", batchTexts);
+        Object counts = connection.runFenced(texts, () -> large ? delegate.executeLargeBatch() : delegate.executeBatch());
         batchNeedsGuard = false;
-        return connection.guard().run(resource, token, EpochGuard.Inline.NONE, new EpochGuard.Call<>() {
-            @Override
-            public Object inline(String r, long t) {
-                throw new IllegalStateException("batches are never run with an inline guard");
-            }
-
-            @Override
-            public Object locked() throws SQLException {
-                return large ? delegate.executeLargeBatch() : delegate.executeBatch();
-            }
-        });
+        batchTexts.clear();
+        return counts;
     }
 }

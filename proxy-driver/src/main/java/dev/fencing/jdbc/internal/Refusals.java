@@ -11,35 +11,47 @@ public final class Refusals {
     public static FencingRefusedException missingToken(String resource) {
         return new FencingRefusedException("fencing: no token for resource '" + resource
                 + "': a mutation needs a fencing token (scope, connection, SET fencing.token, settings, token file"
-                + " or environment)", FencingSqlState.INVALID_TOKEN, resource, 0, -1);
+                + " or environment)", "no token for resource '" + resource + "'", FencingSqlState.INVALID_TOKEN,
+                resource, 0, -1);
     }
 
     public static FencingRefusedException invalidToken(String resource, String source, String value) {
         return new FencingRefusedException("fencing: invalid token " + quote(value) + " from " + source
                 + " for resource '" + resource + "': a token is a positive 64-bit integer",
-                FencingSqlState.INVALID_TOKEN, resource, 0, -1);
+                "invalid token from " + source + " for resource '" + resource + "'", FencingSqlState.INVALID_TOKEN,
+                resource, 0, -1);
     }
 
     public static FencingRefusedException stale(String resource, long token, long highWaterMark) {
         return new FencingRefusedException("fencing: stale token " + token + " for resource '" + resource
                 + "': the resource has accepted token " + highWaterMark + "; nothing was changed",
-                FencingSqlState.STALE_TOKEN, resource, token, highWaterMark);
+                "stale token for resource '" + resource + "' (a newer owner has written)", FencingSqlState.STALE_TOKEN,
+                resource, token, highWaterMark);
+    }
+
+    public static FencingRefusedException notIssued(String resource, long token, long issued) {
+        return new FencingRefusedException("fencing: token " + token + " for resource '" + resource
+                + "' was never issued: the issuer has handed out tokens up to " + issued + "; nothing was changed",
+                "token never issued for resource '" + resource + "'", FencingSqlState.TOKEN_NOT_ISSUED, resource, token,
+                -1);
     }
 
     public static FencingRefusedException cannotGuard(String why) {
         return new FencingRefusedException("fencing: statement cannot be guarded and was refused: " + why,
-                FencingSqlState.CANNOT_GUARD, null, 0, -1);
+                "cannot be guarded: " + why, FencingSqlState.CANNOT_GUARD, null, 0, -1);
     }
 
-    public static FencingRefusedException protectedTable(String table) {
-        return new FencingRefusedException("fencing: the epoch table '" + table
-                + "' cannot be changed through the fencing driver", FencingSqlState.PROTECTED, null, 0, -1);
+    /** A write to one of the fence's own tables; {@code kind} is "epoch" or "lease". */
+    public static FencingRefusedException protectedTable(String kind, String table) {
+        return new FencingRefusedException("fencing: the " + kind + " table '" + table
+                + "' cannot be changed through the fencing driver", "writes the " + kind + " table '" + table + "'",
+                FencingSqlState.PROTECTED, null, 0, -1);
     }
 
     public static FencingRefusedException unwrapRefused(Class<?> type) {
         return new FencingRefusedException("fencing: unwrap to " + type.getName()
                 + " would hand out an unguarded object; set fencing.unwrap=allow to permit it",
-                FencingSqlState.PROTECTED, null, 0, -1);
+                "unwrap to " + type.getName() + " (an unguarded vendor object)", FencingSqlState.PROTECTED, null, 0, -1);
     }
 
     private static String quote(String value) {

@@ -4,6 +4,8 @@ import dev.fencing.jdbc.FencingSqlState;
 import dev.fencing.sql.EpochTable;
 
 import java.net.URLDecoder;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
@@ -30,18 +32,28 @@ public final class Settings {
     public static final String SCHEMA = "fencing.schema";
     public static final String UNWRAP = "fencing.unwrap";
     public static final String CACHE_SIZE = "fencing.cache.size";
+    public static final String LEASE_TABLE = "fencing.lease.table";
+    public static final String ISSUER_CHECK = "fencing.issuer.check";
+    public static final String MODE = "fencing.mode";
+    public static final String AUDIT_FILE = "fencing.audit.file";
 
     public static final String DEFAULT_RESOURCE = "default";
     public static final String DEFAULT_TOKEN_ENV = "FENCING_TOKEN";
     public static final String DEFAULT_RESOURCE_ENV = "FENCING_RESOURCE";
     public static final String DEFAULT_TABLE = "fencing_epoch";
     public static final int DEFAULT_CACHE_SIZE = 4096;
+    public static final String DEFAULT_LEASE_TABLE = "fencing_lease";
+    public static final String DEFAULT_AUDIT_FILE = "fencing-audit.json";
 
     private static final Set<String> KNOWN = Set.of(RESOURCE, TOKEN, TOKEN_FILE, TOKEN_ENV, RESOURCE_ENV,
-            TOKEN_SOURCE, TABLE, SCHEMA, UNWRAP, CACHE_SIZE);
+            TOKEN_SOURCE, TABLE, SCHEMA, UNWRAP, CACHE_SIZE, LEASE_TABLE, ISSUER_CHECK, MODE,
+            AUDIT_FILE);
 
     /** What to do about the epoch table at connect. */
     public enum SchemaMode { VALIDATE, CREATE }
+
+    /** What a refusal does: {@code ENFORCE} throws it; {@code AUDIT} records it and runs the statement unguarded. */
+    public enum Mode { ENFORCE, AUDIT }
 
     private final String targetUrl;
     private final Properties targetProperties;
@@ -87,6 +99,10 @@ public final class Settings {
         settings.schemaMode();
         settings.unwrapAllowed();
         settings.cacheSize();
+        settings.leaseTable();
+        settings.issuerCheck();
+        settings.mode();
+        settings.auditFile();
         return settings;
     }
 
@@ -162,10 +178,34 @@ public final class Settings {
     }
 
     public EpochTable epochTable() throws SQLException {
+        return table(TABLE, DEFAULT_TABLE);
+    }
+
+    public EpochTable leaseTable() throws SQLException {
+        return table(LEASE_TABLE, DEFAULT_LEASE_TABLE);
+    }
+
+    private EpochTable table(String setting, String defaultName) throws SQLException {
         try {
-            return EpochTable.of(values.getOrDefault(TABLE, DEFAULT_TABLE));
+            return EpochTable.of(values.getOrDefault(setting, defaultName));
         } catch (IllegalArgumentException e) {
-            throw configuration(TABLE + ": " + e.getMessage());
+            throw configuration(setting + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Whether the guard refuses never-issued tokens: {@code auto} (the default) checks every resource that has a
+     * row in the lease table; {@code off} checks none (every resource is fed by an external coordinator).
+     */
+    public boolean issuerCheck() throws SQLException {
+        String mode = values.getOrDefault(ISSUER_CHECK, "auto").trim().toLowerCase(Locale.ROOT);
+        switch (mode) {
+            case "auto":
+                return true;
+            case "off":
+                return false;
+            default:
+                throw configuration(ISSUER_CHECK + " must be 'auto' or 'off', was '" + mode + "'");
         }
     }
 
@@ -190,6 +230,31 @@ public final class Settings {
                 return true;
             default:
                 throw configuration(UNWRAP + " must be 'deny' or 'allow', was '" + mode + "'");
+        }
+    }
+
+    public Mode mode() throws SQLException {
+        String mode = values.getOrDefault(MODE, "enforce").trim().toLowerCase(Locale.ROOT);
+        switch (mode) {
+            case "enforce":
+                return Mode.ENFORCE;
+            case "audit":
+                return Mode.AUDIT;
+            default:
+                throw configuration(MODE + " must be 'enforce' or 'audit', was '" + mode + "'");
+        }
+    }
+
+    /** Where the audit report is written at exit: the configured file, or {@code null} when none is set. */
+    public Path auditFile() throws SQLException {
+        String file = values.get(AUDIT_FILE);
+        if (file == null || file.isBlank()) {
+            return null;
+        }
+        try {
+            return Path.of(file.trim());
+        } catch (InvalidPathException e) {
+            throw configuration(AUDIT_FILE + " is not a file name: " + e.getMessage());
         }
     }
 

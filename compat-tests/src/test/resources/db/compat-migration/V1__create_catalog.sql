@@ -1,0 +1,4 @@
+CREATE TABLE product (
+  id   INT PRIMARY KEY,
+  name VARCHAR(60) NOT NULL
+);

@@ -1,0 +1,161 @@
+package dev.fencing.jdbc.cli;
+
+import dev.fencing.jdbc.internal.Settings;
+import dev.fencing.jdbc.issuer.AcquireOptions;
+import dev.fencing.jdbc.issuer.Lease;
+import dev.fencing.jdbc.issuer.LeaseLostException;
+import dev.fencing.jdbc.issuer.TokenIssuer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code fencing exec}: acquires a lease, runs a command with the token and resource in its environment, renews
+ * the lease while the command runs, and stops the command (SIGTERM, then SIGKILL after a grace period) as soon
+ * as a renewal finds the lease lost, or renewals have failed for a whole time to live.
+ */
+@Command(name = "exec", description = "Run COMMAND under a lease: acquire, start it with $"
+        + Settings.DEFAULT_TOKEN_ENV + " and $" + Settings.DEFAULT_RESOURCE_ENV + " set, renew, stop it when the"
+        + " lease is lost, release on exit. Exits with COMMAND's exit code.")
+final class ExecCommand implements Callable<Integer> {
+    private static final Duration MAX_RENEW_EVERY = Duration.ofSeconds(1);
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    ConnectionOptions db;
+
+    @Option(names = "--resource", required = true, description = "The resource the command writes to.")
+    String resource;
+
+    @Option(names = "--holder", description = "Who runs it (default: user@host). Each run holds the lease as"
+            + " HOLDER/PID, so two overlapping runs never share a lease.")
+    String holder;
+
+    @Option(names = "--ttl", defaultValue = "30s", converter = DurationConverter.class,
+            description = "Lease time to live (default: ${DEFAULT-VALUE}).")
+    Duration ttl;
+
+    @Option(names = "--wait", defaultValue = "0s", converter = DurationConverter.class,
+            description = "Wait up to this long for another holder's lease to end (default: fail at once, exit 75).")
+    Duration wait;
+
+    @Option(names = "--renew-every", converter = DurationConverter.class,
+            description = "Renew (and so check) the lease this often (default: a third of the TTL, at most 1s).")
+    Duration renewEvery;
+
+    @Option(names = "--grace", defaultValue = "10s", converter = DurationConverter.class,
+            description = "After SIGTERM, wait this long before SIGKILL (default: ${DEFAULT-VALUE}).")
+    Duration grace;
+
+    @Option(names = "--revoke", description = "Immediate revocation: make the new token the resource's high-water"
+            + " mark at acquisition, so a previous holder's writes fail even if they arrive first.")
+    boolean revoke;
+
+    @Parameters(arity = "1..*", paramLabel = "COMMAND", description = "The command and its arguments (after --).")
+    List<String> command;
+
+    @Override
+    public Integer call() throws SQLException {
+        Duration every = renewEvery != null ? renewEvery : min(ttl.dividedBy(3), MAX_RENEW_EVERY);
+        if (every.isZero() || every.isNegative() || every.compareTo(ttl) >= 0) {
+            throw new CliException(Exit.USAGE, "--renew-every must be positive and shorter than --ttl");
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        String runHolder = (holder != null ? holder : defaultHolder()) + "/" + ProcessHandle.current().pid();
+        try (TokenIssuer issuer = db.issuer()) {
+            Lease lease = issuer.acquire(resource, runHolder, ttl, new AcquireOptions(wait, revoke, false));
+            err.println("fencing: '" + runHolder + "' holds '" + resource + "' with token " + lease.token());
+            ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+            builder.environment().put(Settings.DEFAULT_TOKEN_ENV, Long.toString(lease.token()));
+            builder.environment().put(Settings.DEFAULT_RESOURCE_ENV, resource);
+            Child child;
+            try {
+                child = new Child(builder.start(), grace);
+            } catch (IOException e) {
+                releaseQuietly(issuer, lease, err);
+                throw new CliException(Exit.CANNOT_START, "cannot start " + command.get(0) + ": " + e.getMessage());
+            }
+            Thread hook = new Thread(() -> {
+                child.stop();
+                releaseQuietly(issuer, lease, err);
+            }, "fencing-exec-shutdown");
+            Runtime.getRuntime().addShutdownHook(hook);
+            try {
+                return supervise(issuer, lease, child, every, err);
+            } finally {
+                removeHook(hook);
+            }
+        }
+    }
+
+    /** Renews until the command ends; stops it when the lease is lost. Returns the exit code of {@code exec}. */
+    private int supervise(TokenIssuer issuer, Lease granted, Child child, Duration every, PrintWriter err) {
+        Lease lease = granted;
+        long lastRenewed = System.nanoTime();
+        while (!child.waitFor(every)) {
+            long attempt = System.nanoTime();
+            try {
+                lease = issuer.renew(lease, ttl);
+                lastRenewed = attempt;
+            } catch (LeaseLostException lost) {
+                child.stop();
+                err.println(lost.getMessage() + "; stopped " + command.get(0));
+                return Exit.LOST;
+            } catch (SQLException failure) {
+                if (attempt - lastRenewed >= ttl.toNanos()) {
+                    child.stop();
+                    err.println("fencing: could not renew the lease on '" + resource + "' for " + ttl.toMillis()
+                            + " ms (" + failure.getMessage() + "); stopped " + command.get(0));
+                    return Exit.LOST;
+                }
+                err.println("fencing: renewal failed, retrying: " + failure.getMessage());
+            }
+        }
+        releaseQuietly(issuer, lease, err);
+        return child.exitCode();
+    }
+
+    private static void releaseQuietly(TokenIssuer issuer, Lease lease, PrintWriter err) {
+        try {
+            issuer.release(lease);
+        } catch (SQLException e) {
+            err.println("fencing: could not release the lease on '" + lease.resource() + "' (it expires by itself): "
+                    + e.getMessage());
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the JVM is exiting and the hook runs (or ran) anyway
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private static String defaultHolder() {
+        String user = System.getProperty("user.name", "user");
+        try {
+            return user + "@" + InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return user + "@localhost";
+        }
+    }
+}

@@ -1,0 +1,14 @@
+package dev.fencing.jdbc.issuer;
+
+import java.time.Instant;
+
+/**
+ * A lease the issuer granted: the holder may write to the resource with {@code token} until it loses the lease.
+ *
+ * @param resource  the resource leased
+ * @param holder    who holds it, as given to {@link TokenIssuer#acquire}
+ * @param token     the fencing token of this acquisition
+ * @param expiresAt when the lease expires unless renewed, by the database clock
+ */
+public record Lease(String resource, String holder, long token, Instant expiresAt) {
+}

@@ -1,0 +1,12 @@
+package dev.fencing.jdbc.issuer;
+
+import java.sql.SQLException;
+
+/** The holder no longer has the lease: it was released, taken over, or a newer token reached the resource. */
+public final class LeaseLostException extends SQLException {
+    private static final long serialVersionUID = 1L;
+
+    LeaseLostException(String message) {
+        super(message);
+    }
+}

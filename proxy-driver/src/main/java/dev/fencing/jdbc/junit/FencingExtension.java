@@ -1,0 +1,188 @@
+package dev.fencing.jdbc.junit;
+
+import dev.fencing.jdbc.Fencing;
+import dev.fencing.jdbc.FencingAudit;
+import dev.fencing.jdbc.FencingDataSource;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Locale;
+import javax.sql.DataSource;
+
+/**
+ * Runs a JUnit 5 test class against a {@code jdbc:fencing:} {@link DataSource} in audit or enforce mode. Register
+ * it on a static field with {@code @RegisterExtension}; test methods (and constructors, {@code @BeforeEach}, ...)
+ * receive the data source as a {@code DataSource} parameter, or read {@link #dataSource()}.
+ *
+ * <p>With {@link #scope(String, long)} every test, and the class's {@code @BeforeAll}/{@code @AfterAll}, run inside
+ * {@link Fencing#scope}; without it, tests run without a token, as legacy code does before tokens are wired. After
+ * each test, the refusals it caused (in audit mode: the statements enforce mode would refuse) fail the test when
+ * {@link #failOnRefusals(boolean)} says so, by default in enforce mode only, so that a refusal the code under test
+ * caught and swallowed still fails the build. After the class, the {@link FencingAudit} report of what the class
+ * caused is written to {@link #reportTo(Path)}: by default {@code target/fencing-audit/<test class>.json}, with the
+ * readable summary beside it as {@code .txt}; at JVM exit the whole run's report goes to
+ * {@code target/fencing-audit/jvm.json}.
+ *
+ * <p>Refusals are attributed to the test that was running when they were recorded, so run the test classes that
+ * use this extension sequentially (JUnit's default).
+ */
+public final class FencingExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
+        AfterEachCallback, ParameterResolver {
+    /** What a refusal does while the tests run (the driver's {@code fencing.mode}). */
+    public enum Mode {
+        /** Nothing is refused: what enforce mode would refuse runs unguarded and is reported. */
+        AUDIT,
+        /** Refusals are thrown, as in production. */
+        ENFORCE
+    }
+
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(FencingExtension.class);
+
+    private final FencingDataSource dataSource = new FencingDataSource();
+    private Mode mode = Mode.AUDIT;
+    private String resource;
+    private long token;
+    private Boolean failOnRefusals;
+    private Path reportFile;
+
+    private FencingExtension(String url) {
+        dataSource.setUrl(url);
+        dataSource.setProperty("fencing.schema", "create");
+        dataSource.setProperty("fencing.mode", "audit");
+        dataSource.setProperty("fencing.audit.file", Path.of("target", "fencing-audit", "jvm.json").toString());
+    }
+
+    /**
+     * An extension over {@code url}: a {@code jdbc:fencing:} URL, or a plain JDBC URL (such as your test
+     * database's {@code jdbc:h2:mem:app;DB_CLOSE_DELAY=-1}) that gets the {@code jdbc:fencing:} prefix. The epoch
+     * table is created when missing ({@code fencing.schema=create}; override with {@link #property}).
+     */
+    public static FencingExtension forUrl(String url) {
+        if (url == null || !url.regionMatches(true, 0, "jdbc:", 0, 5)) {
+            throw new IllegalArgumentException("FencingExtension needs a JDBC URL (jdbc:...), was " + url);
+        }
+        boolean fenced = url.regionMatches(true, 0, "jdbc:fencing:", 0, "jdbc:fencing:".length());
+        return new FencingExtension(fenced ? url : "jdbc:fencing:" + url.substring(5));
+    }
+
+    /** Audit (the default) or enforce. */
+    public FencingExtension mode(Mode mode) {
+        this.mode = mode;
+        dataSource.setProperty("fencing.mode", mode.name().toLowerCase(Locale.ROOT));
+        return this;
+    }
+
+    /** Runs every test, and the class's setup and tear-down, as the owner of {@code resource} with {@code token}. */
+    public FencingExtension scope(String resource, long token) {
+        if (resource == null || resource.isBlank() || token <= 0) {
+            throw new IllegalArgumentException("a fencing scope needs a resource and a positive token, was "
+                    + resource + " and " + token);
+        }
+        this.resource = resource;
+        this.token = token;
+        return this;
+    }
+
+    /** Whether a test that caused refusals fails; by default true in enforce mode and false in audit mode. */
+    public FencingExtension failOnRefusals(boolean fail) {
+        this.failOnRefusals = fail;
+        return this;
+    }
+
+    /** Where the class's report goes: JSON there, the readable summary beside it as {@code .txt}. */
+    public FencingExtension reportTo(Path jsonFile) {
+        this.reportFile = jsonFile;
+        return this;
+    }
+
+    /** Any driver property: {@code user}, {@code password}, the underlying driver's, or a {@code fencing.*} one. */
+    public FencingExtension property(String name, String value) {
+        dataSource.setProperty(name, value);
+        return this;
+    }
+
+    /** The fenced data source the tests use; hand it to your pool or framework. */
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
+    public Mode mode() {
+        return mode;
+    }
+
+    private boolean failing() {
+        return failOnRefusals != null ? failOnRefusals : mode == Mode.ENFORCE;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        context.getStore(NAMESPACE).put(FencingAudit.Report.class, FencingAudit.report());
+        openScope(context);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        closeScope(context);
+        Path file = reportFile != null ? reportFile
+                : Path.of("target", "fencing-audit", context.getRequiredTestClass().getName() + ".json");
+        try {
+            caused(context).write(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("fencing: cannot write the audit report to " + file, e);
+        }
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        context.getStore(NAMESPACE).put(FencingAudit.Report.class, FencingAudit.report());
+        openScope(context);
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        closeScope(context);
+        FencingAudit.Report caused = caused(context);
+        if (failing() && !caused.isEmpty()) {
+            throw new AssertionError("fencing (" + mode.name().toLowerCase(Locale.ROOT) + " mode): "
+                    + context.getDisplayName() + " caused refusals\n" + caused.summary());
+        }
+    }
+
+    /** What was recorded since this context (test or class) started. */
+    private static FencingAudit.Report caused(ExtensionContext context) {
+        FencingAudit.Report before = context.getStore(NAMESPACE).remove(FencingAudit.Report.class,
+                FencingAudit.Report.class);
+        return FencingAudit.report().since(before);
+    }
+
+    private void openScope(ExtensionContext context) {
+        if (resource != null) {
+            context.getStore(NAMESPACE).put(Fencing.Scope.class, Fencing.scope(resource, token));
+        }
+    }
+
+    private void closeScope(ExtensionContext context) {
+        Fencing.Scope scope = context.getStore(NAMESPACE).remove(Fencing.Scope.class, Fencing.Scope.class);
+        if (scope != null) {
+            scope.close();
+        }
+    }
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        return parameter.getParameter().getType() == DataSource.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        return dataSource;
+    }
+}

@@ -1,0 +1,283 @@
+package dev.fencing.jdbc.issuer;
+
+import dev.fencing.jdbc.FencingSqlState;
+import dev.fencing.jdbc.TestDatabase;
+import dev.fencing.jdbc.cli.FencingCli;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code fencing exec} with real processes (SPEC C7): the job is a child process that writes through the fencing
+ * driver with the token from its environment; some tests run {@code fencing exec} itself as a process too.
+ */
+abstract class ExecProcessTest {
+    @TempDir
+    Path dir;
+    IssuerFixture db;
+    String resource;
+
+    abstract String rawUrl(Path dir);
+
+    @BeforeEach
+    void createTables() throws SQLException {
+        db = new IssuerFixture(rawUrl(dir));
+        resource = TestDatabase.unique("nightly");
+    }
+
+    @AfterEach
+    void dropTables() throws SQLException {
+        db.close();
+    }
+
+    @Test
+    void overlappingRunsOfTheSameJobSecondFailsOrWaits_C7() throws Exception {
+        Path stop = dir.resolve("stop");
+        Process first = start(dir.resolve("first.err"), exec("--ttl", "3s", "--", "sh", "-c",
+                "while [ ! -e '" + stop + "' ]; do sleep 0.05; done"));
+        try {
+            await(() -> holderOf(resource) != null, "the first run holds the lease");
+            long firstToken = db.issued(resource);
+
+            Result refused = cli(exec("--ttl", "3s", "--", "sh", "-c", "exit 0"));
+            assertEquals(75, refused.code, refused.err);
+            assertTrue(refused.err.contains("is held by"), refused.err);
+
+            Path tokenFile = dir.resolve("token");
+            CompletableFuture<Result> waiting = CompletableFuture.supplyAsync(() -> cli(exec("--ttl", "3s",
+                    "--wait", "30s", "--", "sh", "-c", "echo $FENCING_TOKEN $FENCING_RESOURCE > '" + tokenFile
+                            + "'; exit 7")));
+            Thread.sleep(300);
+            assertFalse(Files.exists(tokenFile), "the waiting run has not started its command");
+            Files.createFile(stop);
+            assertEquals(0, first.waitFor(30, TimeUnit.SECONDS) ? first.exitValue() : -1);
+            Result second = waiting.get(30, TimeUnit.SECONDS);
+            assertEquals(7, second.code, "the command's exit code is passed through: " + second.err);
+            assertEquals((firstToken + 1) + " " + resource, Files.readString(tokenFile).trim());
+            assertEquals(null, holderOf(resource), "exec released the lease on exit");
+        } finally {
+            first.destroyForcibly();
+        }
+    }
+
+    @Test
+    void takenOverJobIsStoppedAndItsLateWritesAreFenced_C7() throws Exception {
+        Path log = dir.resolve("job.log");
+        CompletableFuture<Result> run = CompletableFuture.supplyAsync(() -> cli(exec("--ttl", "5s",
+                "--renew-every", "200ms", "--grace", "10s", "--", job(log, 0))));
+        await(() -> count(log, "ok ") >= 2, "the job writes with its token");
+        long oldToken = db.issued(resource);
+        try (TokenIssuer operator = db.issuer()) {
+            Lease takeover = operator.acquire(resource, "operator", Duration.ofSeconds(30),
+                    AcquireOptions.DEFAULT.takeOver(true).revokeImmediately(true));
+            long oldRows = db.rows(oldToken);
+            Result result = run.get(30, TimeUnit.SECONDS);
+            assertEquals(76, result.code, result.err);
+            assertTrue(result.err.contains("lost"), result.err);
+            assertTrue(lines(log).contains("late refused " + FencingSqlState.STALE_TOKEN + " -1"),
+                    "the job's late write on SIGTERM was fenced: " + lines(log));
+            assertEquals(oldRows, db.rows(oldToken), "no write of the old token after the takeover");
+            db.write(resource, takeover.token(), "operator");
+        }
+    }
+
+    @Test
+    void jobOutlivingAPausedRenewalCannotWriteAfterTheNewOwnersFirstWrite_C7() throws Exception {
+        Path log = dir.resolve("job.log");
+        Process exec = start(dir.resolve("exec.err"), exec("--ttl", "1s", "--renew-every", "200ms", "--",
+                job(log, 0)));
+        try {
+            await(() -> count(log, "ok ") >= 2, "the job writes with its token");
+            long oldToken = db.issued(resource);
+            signal("STOP", exec.pid());
+            Lease next;
+            try (TokenIssuer other = db.issuer()) {
+                next = other.acquire(resource, "next", Duration.ofSeconds(30),
+                        AcquireOptions.DEFAULT.waitUpTo(Duration.ofSeconds(20)));
+            }
+            assertEquals(oldToken + 1, next.token(), "the paused holder's lease expired by the database clock");
+            db.write(resource, next.token(), "new owner");
+            long oldRows = db.rows(oldToken);
+            int refusalsBefore = count(log, "refused " + FencingSqlState.STALE_TOKEN);
+            await(() -> count(log, "refused " + FencingSqlState.STALE_TOKEN) >= refusalsBefore + 2,
+                    "the old job keeps trying and is refused");
+            assertEquals(oldRows, db.rows(oldToken), "no write of the old token after the new owner's first write");
+            signal("CONT", exec.pid());
+            assertTrue(exec.waitFor(30, TimeUnit.SECONDS));
+            assertEquals(76, exec.exitValue(), Files.readString(dir.resolve("exec.err")));
+            assertTrue(Files.readString(dir.resolve("exec.err")).contains("lost"));
+        } finally {
+            signal("CONT", exec.pid());
+            exec.destroyForcibly();
+        }
+    }
+
+    @Test
+    void jobWithAForgedTokenIsRefusedAsNeverIssued_C7() throws Exception {
+        try (TokenIssuer issuer = db.issuer()) {
+            issuer.acquire(resource, "owner", Duration.ofSeconds(30));
+        }
+        Path log = dir.resolve("forged.log");
+        ProcessBuilder forged = new ProcessBuilder(javaCommand(FencedJob.class.getName(),
+                db.fenced(), db.data, "0", "1", log.toString()));
+        forged.environment().put("FENCING_TOKEN", "1000000");
+        forged.environment().put("FENCING_RESOURCE", resource);
+        Process p = forged.redirectErrorStream(true).redirectOutput(dir.resolve("forged.out").toFile()).start();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertTrue(lines(log).contains("refused " + FencingSqlState.TOKEN_NOT_ISSUED + " 1"), lines(log).toString());
+        assertEquals(1, db.issued(resource));
+        assertEquals(0, db.mark(resource));
+    }
+
+    @Test
+    void reconcileRepairsALeaseTableRestoredFromAnOlderCopy_C7() throws Exception {
+        String backup = TestDatabase.unique("lease_backup");
+        try (TokenIssuer issuer = db.issuer()) {
+            issuer.release(issuer.acquire(resource, "a", Duration.ofSeconds(30)));
+            TestDatabase.exec(db.raw, "CREATE TABLE " + backup + " AS SELECT * FROM " + db.lease);
+            for (int i = 0; i < 2; i++) {
+                Lease next = issuer.acquire(resource, "b", Duration.ofSeconds(30));
+                db.write(resource, next.token(), "b");
+                issuer.release(next);
+            }
+        }
+        try {
+            TestDatabase.exec(db.raw, "DELETE FROM " + db.lease, "INSERT INTO " + db.lease + " SELECT * FROM " + backup);
+            Result status = cli(with(db.cliDb(), "status"));
+            assertEquals(0, status.code, status.err);
+            assertTrue(status.out.contains("warning: " + resource + ": issued mark 1 is below the high-water mark 3"),
+                    status.out);
+            Result reconcile = cli(with(db.cliDb(), "reconcile"));
+            assertTrue(reconcile.out.contains("repaired " + resource + ": issued mark 1 -> 3"), reconcile.out);
+            assertFalse(cli(with(db.cliDb(), "status")).out.contains("warning"));
+            Result acquire = cli(with(db.cliDb(), "acquire", "--resource", resource, "--holder", "c", "--ttl", "5s"));
+            assertEquals("4", acquire.out.trim(), acquire.err);
+        } finally {
+            TestDatabase.exec(db.raw, "DROP TABLE " + backup);
+        }
+    }
+
+    @Test
+    void badArgumentsGetOneLineAndExitCode64_C7() {
+        for (String[] args : List.of(new String[] {"exec", "--resource", "r", "--ttl", "soon", "--", "true"},
+                new String[] {"acquire", "--resource", "r", "--holder", "h"},
+                new String[] {"status"},
+                new String[] {"exec", "--resource", "r", "--ttl", "1s", "--renew-every", "2s", "--url", db.raw,
+                        "--", "true"})) {
+            Result result = cli(List.of(args));
+            assertEquals(64, result.code, Arrays.toString(args) + " -> " + result.err);
+            assertEquals(1, result.err.strip().lines().count(), result.err);
+            assertTrue(result.err.startsWith("fencing: "), result.err);
+        }
+    }
+
+    // ---- helpers --------------------------------------------------------------------------------------------
+
+    /**
+     * The arguments of {@code fencing exec} on this fixture's database and resource, then {@code rest} (strings,
+     * or string arrays such as a {@link #job}).
+     */
+    private List<String> exec(Object... rest) {
+        List<String> args = new ArrayList<>(List.of("exec"));
+        args.addAll(List.of("--url", db.fenced(), "--resource", resource, "--holder", "test"));
+        for (Object part : rest) {
+            if (part instanceof String[]) {
+                args.addAll(List.of((String[]) part));
+            } else {
+                args.add((String) part);
+            }
+        }
+        return args;
+    }
+
+    private static List<String> with(List<String> db, String... command) {
+        List<String> args = new ArrayList<>(List.of(command));
+        args.addAll(db);
+        return args;
+    }
+
+    /** The job as a command line for exec (its last argument). */
+    private String[] job(Path log, int count) {
+        return javaCommand(FencedJob.class.getName(), db.fenced(), db.data, "50", Integer.toString(count),
+                log.toString()).toArray(new String[0]);
+    }
+
+    static List<String> javaCommand(String mainClass, String... args) {
+        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classPath, mainClass));
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    /** Starts {@code fencing} as its own process. */
+    private static Process start(Path err, List<String> args) throws IOException {
+        List<String> command = javaCommand(FencingCli.class.getName(), args.toArray(new String[0]));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(err.toFile()).start();
+    }
+
+    private record Result(int code, String out, String err) {
+    }
+
+    /** Runs {@code fencing} in this JVM (its commands' children are still real processes). */
+    private static Result cli(List<String> args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = FencingCli.run(new PrintWriter(out, true), new PrintWriter(err, true), args.toArray(new String[0]));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    private String holderOf(String name) {
+        try (TokenIssuer issuer = db.issuer()) {
+            return issuer.status().stream().filter(s -> s.resource().equals(name)).findFirst()
+                    .map(LeaseStatus::holder).orElse(null);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<String> lines(Path log) {
+        try {
+            return Files.exists(log) ? Files.readAllLines(log) : List.of();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int count(Path log, String prefix) {
+        return (int) lines(log).stream().filter(line -> line.startsWith(prefix)).count();
+    }
+
+    private static void signal(String signal, long pid) throws IOException, InterruptedException {
+        new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start().waitFor(10, TimeUnit.SECONDS);
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting: " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package dev.fencing.jdbc.issuer;
+
+import dev.fencing.jdbc.TestDatabase;
+
+import java.nio.file.Path;
+
+/** {@code fencing exec} on the real PostgreSQL server. */
+class PostgresExecProcessTest extends ExecProcessTest {
+    @Override
+    String rawUrl(Path dir) {
+        return TestDatabase.POSTGRESQL.rawUrl();
+    }
+}

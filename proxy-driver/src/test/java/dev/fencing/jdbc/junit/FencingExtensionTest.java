@@ -1,0 +1,168 @@
+package dev.fencing.jdbc.junit;
+
+import dev.fencing.jdbc.FencingRefusedException;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Events;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+/**
+ * The JUnit extension, run on sample suites (the nested classes, which Surefire does not run by themselves)
+ * through JUnit's own test kit, so that a suite failing is something this test can observe.
+ */
+class FencingExtensionTest {
+    private static final String RAW = "jdbc:h2:mem:extension;DB_CLOSE_DELAY=-1";
+    static Path reportFile;
+
+    @BeforeAll
+    static void createTable() throws SQLException {
+        try (Connection c = DriverManager.getConnection(RAW); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE ext_item (id INT PRIMARY KEY, n INT)");
+            s.execute("INSERT INTO ext_item VALUES (1, 0)");
+        }
+    }
+
+    private static Events run(Class<?> suite) {
+        return EngineTestKit.engine("junit-jupiter").selectors(selectClass(suite)).execute().testEvents();
+    }
+
+    private static int n() throws SQLException {
+        try (Connection c = DriverManager.getConnection(RAW); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT n FROM ext_item WHERE id = 1")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    static int increment(DataSource dataSource) throws SQLException {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            return s.executeUpdate("UPDATE ext_item SET n = n + 1 WHERE id = 1");
+        }
+    }
+
+    /** A legacy suite before tokens are wired: audit mode lets its writes run and reports them. */
+    static class AuditSuite {
+        @RegisterExtension
+        static final FencingExtension FENCING = FencingExtension.forUrl(RAW).reportTo(reportFile);
+
+        @Test
+        void writesWithoutAToken(DataSource dataSource) throws SQLException {
+            assertEquals(1, increment(dataSource));
+        }
+    }
+
+    @Test
+    void auditModeLetsTheSuitePassAndWritesTheReport(@TempDir Path dir) throws Exception {
+        reportFile = dir.resolve("report.json");
+        int before = n();
+        run(AuditSuite.class).assertStatistics(stats -> stats.succeeded(1).failed(0));
+        assertEquals(before + 1, n(), "audit mode ran the write");
+        String json = Files.readString(reportFile);
+        assertTrue(json.contains("\"sql\": \"UPDATE ext_item SET n = n + ? WHERE id = ?\"")
+                && json.contains("FencingExtensionTest.increment(FencingExtensionTest.java:"), json);
+        assertTrue(Files.readString(dir.resolve("report.txt")).contains("no token for resource 'default'"));
+    }
+
+    /** Audit mode as a gate: the writes still run, but a test that would be refused fails. */
+    static class AuditGateSuite {
+        @RegisterExtension
+        static final FencingExtension FENCING = FencingExtension.forUrl(RAW).failOnRefusals(true).reportTo(reportFile);
+
+        @Test
+        void writesWithoutAToken(DataSource dataSource) throws SQLException {
+            increment(dataSource);
+        }
+    }
+
+    @Test
+    void auditModeFailsATestThatWouldBeRefusedWhenAskedTo(@TempDir Path dir) throws Exception {
+        reportFile = dir.resolve("report.json");
+        int before = n();
+        Events events = run(AuditGateSuite.class);
+        events.assertStatistics(stats -> stats.succeeded(0).failed(1));
+        assertEquals(before + 1, n());
+        Throwable failure = events.failed().stream().findFirst().orElseThrow().getPayload(
+                org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow();
+        assertTrue(failure.getMessage().contains("writesWithoutAToken(DataSource) caused refusals")
+                && failure.getMessage().contains("UPDATE ext_item SET n = n + ? WHERE id = ?"), failure.getMessage());
+    }
+
+    /** Legacy code that catches and logs SQLExceptions: enforce mode's refusal would go unnoticed. */
+    static class SwallowingEnforceSuite {
+        @RegisterExtension
+        static final FencingExtension FENCING = FencingExtension.forUrl(RAW).mode(FencingExtension.Mode.ENFORCE)
+                .reportTo(reportFile);
+
+        @Test
+        void swallowsTheRefusal(DataSource dataSource) {
+            FencingRefusedException e = assertThrows(FencingRefusedException.class, () -> increment(dataSource));
+            System.err.println("legacy code logs and carries on: " + e.getMessage());
+        }
+    }
+
+    @Test
+    void enforceModeFailsATestWhoseRefusalWasSwallowed_C1(@TempDir Path dir) throws Exception {
+        reportFile = dir.resolve("report.json");
+        int before = n();
+        run(SwallowingEnforceSuite.class).assertStatistics(stats -> stats.succeeded(0).failed(1));
+        assertEquals(before, n(), "enforce mode refused the write");
+    }
+
+    /** Tokens wired: every test, and the class's setup, runs in a scope. */
+    static class ScopedEnforceSuite {
+        @RegisterExtension
+        static final FencingExtension FENCING = FencingExtension.forUrl("jdbc:fencing:" + RAW.substring(5))
+                .mode(FencingExtension.Mode.ENFORCE).scope("items", 4).reportTo(reportFile);
+
+        @BeforeAll
+        static void setUpRuns() throws SQLException {
+            increment(FENCING.dataSource());
+        }
+
+        @Test
+        void writesInTheScope(DataSource dataSource) throws SQLException {
+            assertEquals(1, increment(dataSource));
+        }
+
+        @Test
+        void writesAgain(DataSource dataSource) throws SQLException {
+            assertEquals(1, increment(dataSource));
+        }
+    }
+
+    @Test
+    void enforceModeWithAScopePassesAndAdvancesTheMark_C2(@TempDir Path dir) throws Exception {
+        reportFile = dir.resolve("report.json");
+        int before = n();
+        run(ScopedEnforceSuite.class).assertStatistics(stats -> stats.succeeded(2).failed(0));
+        assertEquals(before + 3, n());
+        try (Connection c = DriverManager.getConnection(RAW); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT epoch FROM fencing_epoch WHERE resource = 'items'")) {
+            assertTrue(rs.next());
+            assertEquals(4, rs.getLong(1));
+        }
+    }
+
+    @Test
+    void aUrlThatIsNotJdbcIsRejected() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> FencingExtension.forUrl("h2:mem:x"));
+        assertTrue(e.getMessage().contains("needs a JDBC URL"), e.getMessage());
+    }
+}
