@@ -9,6 +9,8 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -16,6 +18,7 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
  * Equal-token writes cost the raw driver's round trips (issue 2: "Equal token: one round trip"). Measured by
@@ -24,11 +27,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class PostgresRoundTripTest {
     private static final Logger PROTOCOL = Logger.getLogger("org.postgresql.core.v3.QueryExecutorImpl");
     private final AtomicInteger syncs = new AtomicInteger();
+    private final List<String> parsed = new CopyOnWriteArrayList<>();
     private final Handler counter = new Handler() {
         @Override
         public void publish(LogRecord record) {
             if (record.getMessage() != null && record.getMessage().contains("FE=> Sync")) {
                 syncs.incrementAndGet();
+            }
+            String message = record.getMessage();
+            if (message != null && message.contains("FE=> Parse(") && message.contains(",query=\"")) {
+                parsed.add(message.substring(message.indexOf(",query=\"") + 8, message.lastIndexOf("\",oids=")));
             }
         }
 
@@ -115,6 +123,31 @@ class PostgresRoundTripTest {
                 assertEquals(1, roundTrips(fenced::commit));
                 assertEquals(1, roundTrips(rawConnection::commit));
             }
+        }
+    }
+
+    @Test
+    void laterStatementsOfATransactionAreSentWithoutAGuard_C3() throws Exception {
+        try (Connection fenced = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.schema=create",
+                "fencing.resource=" + resource, "fencing.token=3"))) {
+            fenced.setAutoCommit(false);
+            try (PreparedStatement update = fenced.prepareStatement("UPDATE " + table + " SET v = v + 1 WHERE id = ?")) {
+                update.setInt(1, 1);
+                assertEquals(1, update.executeUpdate());
+            }
+            String insert = "INSERT INTO " + table + " (id, v) VALUES (?, ?)";
+            try (PreparedStatement later = fenced.prepareStatement(insert)) {
+                later.setInt(1, 104);
+                later.setInt(2, 1);
+                parsed.clear();
+                assertEquals(1, later.executeUpdate());
+            }
+            assertEquals(List.of("INSERT INTO " + table + " (id, v) VALUES ($1, $2)"), parsed,
+                    "the INSERT after the transaction's first guarded statement is sent as written");
+            for (String text : parsed) {
+                assertFalse(text.contains("fencing_epoch"), text);
+            }
+            fenced.commit();
         }
     }
 }

@@ -186,11 +186,11 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
 
             @Override
             public Object locked(String r, long t) throws SQLException {
-                bindFor(statement, form, r, t);
                 if (form == Form.PREFIXED) {
-                    statement.execute();
-                    return exec.afterPrefixGuard(statement);
+                    // The transaction holds the epoch-row lock: a guard ahead would only lock it again.
+                    return untouched();
                 }
+                bindFor(statement, form, r, t);
                 return exec.run(statement);
             }
 

@@ -1,0 +1,154 @@
+package dev.fencing.bench;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The side-by-side harness's entry point: the raw driver and {@code jdbc:fencing:} on the same database and the
+ * same tables, each behind its own HikariCP pool, every workload at every thread count, warmed up, then measured in
+ * alternating passes (raw first in even rounds, fenced first in odd ones). Prints a table and writes it as CSV and
+ * JSON; see the README's "Performance" section.
+ */
+public final class SideBySide {
+    /** The token of every fenced writer of a run: all of them write in one epoch. */
+    static final long TOKEN = 1;
+
+    private SideBySide() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("side-by-side: " + e.getMessage());
+            System.err.println(Options.USAGE);
+            System.exit(2);
+            return;
+        }
+        Report report = run(options);
+        System.out.println(report.table());
+    }
+
+    /** One whole run as {@code args} describe it; the report is also written to the {@code --out} directory. */
+    public static Report run(String... args) throws Exception {
+        return run(Options.parse(args));
+    }
+
+    static Report run(Options options) throws Exception {
+        String suffix = ProcessHandle.current().pid() + "_" + System.currentTimeMillis() % 1_000_000;
+        String resource = "bench_" + suffix;
+        String epochResource = "bench_epoch_" + suffix;
+        Report report = new Report(options, Machine.describe());
+        try (EpochRows epochRows = new EpochRows(options.url(), resource, epochResource);
+             HikariDataSource raw = pool("raw", options.url(), options.maxThreads());
+             HikariDataSource fenced = pool("fenced", fencedUrl(options.url(), resource), options.maxThreads());
+             BenchTables tables = BenchTables.create(options.url(), suffix, options.rows())) {
+            report.database(databaseVersion(raw));
+            for (Workload workload : options.workloads()) {
+                for (int threads : options.threads()) {
+                    report.add(compare(options, raw, fenced, tables, workload, threads));
+                }
+            }
+            report.checkFenced(fenced, resource, TOKEN);
+            if (options.epochChange()) {
+                progress("epoch change at " + options.maxThreads() + " threads, " + options.epochChanges()
+                        + " changes");
+                report.epochChange(EpochChange.run(fenced, tables, epochResource, options.maxThreads(),
+                        options.epochChanges(), Math.max(0.2, options.seconds() / 5)));
+            }
+        }
+        report.finish(Machine.loadAverage());
+        progress("written: " + report.write(options.out()));
+        return report;
+    }
+
+    private static Report.Row compare(Options options, HikariDataSource raw, HikariDataSource fenced,
+                                      BenchTables tables, Workload workload, int threads) throws Exception {
+        progress(workload.key() + " at " + threads + " thread(s): warm-up");
+        if (options.warmupSeconds() > 0) {
+            Phase.run(raw, workload, tables, threads, options.warmupSeconds(), 1);
+            Phase.run(fenced, workload, tables, threads, options.warmupSeconds(), 2);
+        }
+        List<Phase.Result> rawResults = new ArrayList<>();
+        List<Phase.Result> fencedResults = new ArrayList<>();
+        for (int round = 0; round < options.rounds(); round++) {
+            long seed = 100L + round;
+            if (round % 2 == 0) {
+                rawResults.add(Phase.run(raw, workload, tables, threads, options.seconds(), seed));
+                fencedResults.add(Phase.run(fenced, workload, tables, threads, options.seconds(), seed));
+            } else {
+                fencedResults.add(Phase.run(fenced, workload, tables, threads, options.seconds(), seed));
+                rawResults.add(Phase.run(raw, workload, tables, threads, options.seconds(), seed));
+            }
+        }
+        Report.Row row = new Report.Row(workload, threads, Report.Side.of(rawResults), Report.Side.of(fencedResults));
+        progress(String.format("%s at %d thread(s): raw %.0f ops/s, fenced %.0f ops/s, ratio %.3f", workload.key(),
+                threads, row.raw().opsPerSecond(), row.fenced().opsPerSecond(), row.ratio()));
+        return row;
+    }
+
+    /** The fenced side's URL: the raw URL with {@code jdbc:fencing:} and the run's resource and token. */
+    static String fencedUrl(String rawUrl, String resource) {
+        String[] settings = {"fencing.resource=" + resource, "fencing.token=" + TOKEN, "fencing.schema=create"};
+        StringBuilder url = new StringBuilder("jdbc:fencing:").append(rawUrl.substring("jdbc:".length()));
+        boolean semicolons = rawUrl.startsWith("jdbc:h2:");
+        for (String setting : settings) {
+            if (semicolons) {
+                url.append(';').append(setting);
+            } else {
+                url.append(url.indexOf("?") < 0 ? '?' : '&').append(setting);
+            }
+        }
+        return url.toString();
+    }
+
+    /**
+     * A fixed-size pool, every connection opened up front, as pgbench opens its clients. On PostgreSQL its
+     * connections are named {@code side-by-side-<name>} in {@code pg_stat_activity}, to tell the sides apart there.
+     */
+    private static HikariDataSource pool(String name, String url, int size) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(name);
+        config.setJdbcUrl(url);
+        if (url.contains(":postgresql:")) {
+            config.addDataSourceProperty("ApplicationName", "side-by-side-" + name);
+        }
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(size);
+        return new HikariDataSource(config);
+    }
+
+    private static String databaseVersion(HikariDataSource pool) throws SQLException {
+        try (Connection c = pool.getConnection()) {
+            DatabaseMetaData meta = c.getMetaData();
+            return meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion();
+        }
+    }
+
+    /** Removes the run's rows from the epoch table at the end; they belong to resources only this run used. */
+    private record EpochRows(String rawUrl, String... resources) implements AutoCloseable {
+        @Override
+        public void close() throws SQLException {
+            try (Connection c = DriverManager.getConnection(rawUrl);
+                 PreparedStatement delete = c.prepareStatement("DELETE FROM fencing_epoch WHERE resource = ?")) {
+                for (String resource : resources) {
+                    delete.setString(1, resource);
+                    delete.executeUpdate();
+                }
+            }
+        }
+    }
+
+    static void progress(String line) {
+        System.err.println("[side-by-side] " + line);
+    }
+}
