@@ -31,7 +31,7 @@ class PlantedBugTortureTest {
     /** Frequent long pauses between the unlocked check and the write, so the bug shows within a short run. */
     private static TortureRun.Config naive(long seed) {
         TortureRun.Config standard = TortureRun.Config.standard(seed, 150, Set.of());
-        return new TortureRun.Config(standard.seed(), standard.ops(), standard.owners(), standard.maxWriters(),
+        return new TortureRun.Config(standard.seed(), 150, standard.owners(), standard.maxWriters(),
                 standard.poolSize(), standard.ttl(), 0.3, 0.5, standard.pForce(), 0.0, 0.0,
                 standard.faultMeanMillis(), Set.of(), 0, true, standard.deadline());
     }

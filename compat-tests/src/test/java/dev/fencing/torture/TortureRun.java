@@ -35,7 +35,7 @@ final class TortureRun {
             int ops = Integer.getInteger("torture.ops", defaultOps);
             int restarts = Math.max(2, ops / 10_000);
             return new Config(seed, ops, 4, 3, 6, Duration.ofMillis(150), 0.15, 0.1, 0.2, 0.25, 0.05, 40, faults,
-                    restarts, false, Duration.ofSeconds(Math.max(120, ops / 20)));
+                    restarts, false, Duration.ofSeconds(Math.max(120, ops / 5)));
         }
 
         Config naiveWriters() {

@@ -129,7 +129,10 @@ final class Workload {
                         Random plan = new Random(mix(sessionSeed, writer));
                         for (int i = writer; i < ops; i += writerCount) {
                             runOp(owner, lease.token(), plan);
-                            finished.incrementAndGet();
+                            if (finished.incrementAndGet() % 10_000 == 0) {
+                                System.out.println("torture: " + finished.get() + " operations done, "
+                                        + history.millis() / 1000 + " s");
+                            }
                         }
                         return null;
                     }));
