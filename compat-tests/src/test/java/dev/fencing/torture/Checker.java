@@ -291,11 +291,15 @@ final class Checker {
         }
     }
 
-    /** Errors that no injected fault explains: broken SQL, constraint violations, internal errors. */
+    /**
+     * Errors that no injected fault explains: broken SQL, constraint violations, internal errors, and the fencing
+     * driver's own errors other than refusals (a writer it could not serve).
+     */
     private void checkErrors() {
         for (Op op : ops.values()) {
             boolean bad = op.sqlState != null && op.sqlState.length() >= 2
-                    && BAD_ERROR_CLASSES.contains(op.sqlState.substring(0, 2));
+                    && BAD_ERROR_CLASSES.contains(op.sqlState.substring(0, 2))
+                    || op.message != null && op.message.startsWith("fencing:");
             if ((op.outcome == Op.Outcome.FAILED || op.outcome == Op.Outcome.UNKNOWN) && bad) {
                 violation("ERROR", "op#" + op.id + " failed with an error no fault explains", List.of(op.describe()));
             }
