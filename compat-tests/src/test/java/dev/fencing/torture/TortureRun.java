@@ -151,7 +151,9 @@ final class TortureRun {
                 + " high-water mark changes, final mark " + state.mark()
                 + "\n  faults injected: " + history.faultCounts()
                 + "\n  monitor: " + reads + " reads of the mark, " + history.samples().size() + " distinct values seen"
-                + "\n  violations: " + violations.size();
+                + "\n  violations: " + violations.size() + (violations.isEmpty() ? "" : " by clause "
+                + violations.stream().collect(java.util.stream.Collectors.groupingBy(Checker.Violation::clause,
+                TreeMap::new, java.util.stream.Collectors.counting())));
     }
 
     private static void write(String target, Config config, String report) {
