@@ -6,11 +6,9 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * H2 for torture runs: either a file database served by an H2 server in a child JVM that the test kills
@@ -113,10 +111,6 @@ final class H2Target extends Target {
             return;
         }
         server.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        }
+        Target.deleteTree(dir);
     }
 }

@@ -36,7 +36,7 @@ final class OwnedPostgres implements AutoCloseable {
         this.dir = dir;
         this.asUser = asUser;
         this.port = port;
-        this.stopAtExit = new Thread(this::stopQuietly, "stop-owned-postgres");
+        this.stopAtExit = new Thread(this::stopAndDelete, "stop-owned-postgres");
     }
 
     static OwnedPostgres start() throws Exception {
@@ -109,13 +109,18 @@ final class OwnedPostgres implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
-        stopQuietly();
+    public void close() {
         Runtime.getRuntime().removeShutdownHook(stopAtExit);
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
+        stopAndDelete();
+    }
+
+    /** Stops the server and deletes its directory; also run when the JVM exits without closing it. */
+    private void stopAndDelete() {
+        stopQuietly();
+        try {
+            Target.deleteTree(dir);
+        } catch (IOException e) {
+            System.err.println("could not delete " + dir + ": " + e);
         }
     }
 

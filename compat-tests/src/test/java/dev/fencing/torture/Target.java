@@ -1,6 +1,11 @@
 package dev.fencing.torture;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Random;
+import java.util.stream.Stream;
 
 /**
  * The database a torture run writes to, and what it lets the run do to it: kill its own backends, restart the
@@ -60,6 +65,15 @@ abstract class Target implements AutoCloseable {
             }
         }
         return url.toString();
+    }
+
+    /** Deletes a directory the test created, with everything in it. */
+    static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
     }
 
     /** A name unique on the server for this JVM: the run's table prefix. */
