@@ -85,7 +85,7 @@ final class TortureRun {
             List<Checker.Violation> violations = Checker.check(history, state);
             String report = report(target.name(), config, history, state, violations, millis, faults.reads());
             System.out.println(report);
-            write(target.name(), config, report);
+            write(target.name(), config, report, history.faultLog());
             if (!inTime) {
                 fail("torture run on " + target.name() + " did not finish within " + config.deadline() + "; "
                         + rerun(config) + "\n" + report);
@@ -156,12 +156,14 @@ final class TortureRun {
                 TreeMap::new, java.util.stream.Collectors.counting())));
     }
 
-    private static void write(String target, Config config, String report) {
+    /** Writes the report, and every injected fault with its moment and victim, under {@code target/torture}. */
+    private static void write(String target, Config config, String report, List<String> faultLog) {
         try {
             Path dir = Path.of("target", "torture");
             Files.createDirectories(dir);
-            Files.writeString(dir.resolve(target + "-" + config.seed() + "-" + config.ops() + ".txt"), report + "\n",
-                    StandardCharsets.UTF_8);
+            String name = target + "-" + config.seed() + "-" + config.ops();
+            Files.writeString(dir.resolve(name + ".txt"), report + "\n", StandardCharsets.UTF_8);
+            Files.write(dir.resolve(name + "-faults.txt"), faultLog, StandardCharsets.UTF_8);
         } catch (java.io.IOException e) {
             System.err.println("could not write the torture report: " + e);
         }
