@@ -70,6 +70,22 @@ class PostgresConcurrencyTest {
     }
 
     @Test
+    void aConnectWhoseEpochTableCheckIsCutByALockTimeoutReportsTheDatabasesErrorNotAMissingTable() throws Exception {
+        String epochs = TestDatabase.unique("epoch");
+        TestDatabase.exec(raw, "CREATE TABLE " + epochs + " (resource VARCHAR(200) PRIMARY KEY, epoch BIGINT NOT NULL)");
+        try (Connection locker = DriverManager.getConnection(raw); Statement s = locker.createStatement()) {
+            locker.setAutoCommit(false);
+            s.execute("LOCK TABLE " + epochs + " IN ACCESS EXCLUSIVE MODE");
+            SQLException e = assertThrows(SQLException.class, () -> DriverManager.getConnection(TestDatabase.fenced(raw,
+                    "fencing.table=" + epochs, "options=-c%20lock_timeout%3D200")).close());
+            assertEquals("55P03", e.getSQLState(), "the lock timeout itself, not a configuration error: " + e);
+            locker.rollback();
+        } finally {
+            TestDatabase.exec(raw, "DROP TABLE " + epochs);
+        }
+    }
+
+    @Test
     void sameTokenWritersWithOverlappingTransactionsNeverWaitForEachOther_C4() throws Exception {
         int writers = 8;
         CyclicBarrier allWrote = new CyclicBarrier(writers);

@@ -23,14 +23,32 @@ final class EpochSchema {
             }
         } catch (SQLException e) {
             if (!autoCommit) {
-                raw.rollback();
+                try {
+                    raw.rollback();
+                } catch (SQLException rollbackFailure) {
+                    e.addSuppressed(rollbackFailure);
+                }
             }
-            if (mode == Settings.SchemaMode.CREATE) {
-                throw Settings.configuration("cannot create the epoch table " + sql.table() + ": " + e.getMessage());
+            if (!aboutTheTable(e)) {
+                // a lost connection, a timeout, a cancel: the database's own error, not a configuration problem
+                throw e;
             }
-            throw Settings.configuration("the epoch table " + sql.table() + " is missing or lacks the columns"
+            SQLException configuration = mode == Settings.SchemaMode.CREATE
+                    ? Settings.configuration("cannot create the epoch table " + sql.table() + ": " + e.getMessage())
+                    : Settings.configuration("the epoch table " + sql.table() + " is missing or lacks the columns"
                     + " (resource, epoch): " + e.getMessage() + ". Create it with: " + sql.createTable()
                     + " -- or connect once with fencing.schema=create");
+            configuration.initCause(e);
+            throw configuration;
         }
+    }
+
+    /**
+     * Whether the statement failed because of the table itself: SQLState class 42 (undefined table or column,
+     * syntax, privileges) or 3F (no such schema), or H2's "schema not found" (90079).
+     */
+    private static boolean aboutTheTable(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("42") || state.startsWith("3F") || state.equals("90079"));
     }
 }

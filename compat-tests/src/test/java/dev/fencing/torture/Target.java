@@ -1,0 +1,83 @@
+package dev.fencing.torture;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Random;
+import java.util.stream.Stream;
+
+/**
+ * The database a torture run writes to, and what it lets the run do to it: kill its own backends, restart the
+ * server or kill the database process.
+ */
+abstract class Target implements AutoCloseable {
+    abstract String name();
+
+    abstract boolean postgres();
+
+    /** The underlying driver's URL for setup, the monitor and the final read. */
+    abstract String rawUrl();
+
+    /** The underlying driver's URL for the run's clients; on PostgreSQL it marks their sessions for the faults. */
+    abstract String clientUrl();
+
+    /** The application name that marks the run's client sessions, or {@code null} where sessions are not visible. */
+    String applicationName() {
+        return null;
+    }
+
+    /** Whether {@link #restart} stops the database process and starts it again on the same files. */
+    boolean canRestart() {
+        return false;
+    }
+
+    /** Stops (or kills) the database process and starts it again; returns a description of what was done. */
+    String restart(Random random) throws Exception {
+        throw new UnsupportedOperationException(name() + " cannot be restarted by the test");
+    }
+
+    /** Session settings that make lock waits give up quickly, and the statements that undo them. */
+    String[] tightTimeouts(Random random) {
+        return postgres()
+                ? new String[] {random.nextBoolean() ? "SET lock_timeout = '20ms'" : "SET statement_timeout = '40ms'"}
+                : new String[] {"SET LOCK_TIMEOUT 20"};
+    }
+
+    String[] resetTimeouts() {
+        return postgres() ? new String[] {"SET lock_timeout = DEFAULT", "SET statement_timeout = DEFAULT"}
+                : new String[] {"SET LOCK_TIMEOUT 10000"};
+    }
+
+    @Override
+    public void close() throws Exception {
+    }
+
+    /** {@code rawUrl} through the fencing driver with {@code settings} appended in the URL's own style. */
+    static String fenced(String rawUrl, String... settings) {
+        StringBuilder url = new StringBuilder("jdbc:fencing:").append(rawUrl.substring("jdbc:".length()));
+        boolean query = rawUrl.startsWith("jdbc:postgresql:");
+        for (String setting : settings) {
+            if (query) {
+                url.append(url.indexOf("?") < 0 ? '?' : '&').append(setting);
+            } else {
+                url.append(';').append(setting);
+            }
+        }
+        return url.toString();
+    }
+
+    /** Deletes a directory the test created, with everything in it. */
+    static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+
+    /** A name unique on the server for this JVM: the run's table prefix. */
+    static String unique(String prefix) {
+        return prefix + "_" + ProcessHandle.current().pid() + "_" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
+    }
+}
