@@ -16,10 +16,11 @@ public final class Analysis {
     private final boolean returnsRows;
     private final int statementCount;
     private final GuardedSql joined;
+    private final boolean mayEndTransaction;
 
     Analysis(StatementKind kind, List<String> targetTables, TransactionControl transactionControl,
              String settingName, String settingValue, String reason, boolean returnsRows, int statementCount,
-             GuardedSql joined) {
+             GuardedSql joined, boolean mayEndTransaction) {
         this.kind = kind;
         this.targetTables = List.copyOf(targetTables);
         this.transactionControl = transactionControl;
@@ -29,6 +30,7 @@ public final class Analysis {
         this.returnsRows = returnsRows;
         this.statementCount = statementCount;
         this.joined = joined;
+        this.mayEndTransaction = mayEndTransaction;
     }
 
     public StatementKind kind() {
@@ -79,6 +81,14 @@ public final class Analysis {
      */
     public GuardedSql joined() {
         return joined;
+    }
+
+    /**
+     * Whether the database may commit the open transaction while running this text, as H2 and MariaDB do before
+     * DDL and some settings: the epoch-row lock the transaction held may be gone afterwards.
+     */
+    public boolean mayEndTransaction() {
+        return mayEndTransaction;
     }
 
     @Override

@@ -32,6 +32,7 @@ final class SqlLexer {
 
     private final String sql;
     private final Dialect dialect;
+    private final boolean backslashStrings;
     private final List<Part> parts = new ArrayList<>();
     private int pos;
     private int partStart;
@@ -40,16 +41,31 @@ final class SqlLexer {
     private int depth;
     private int maxDepth;
 
-    private SqlLexer(String sql, Dialect dialect) {
+    private SqlLexer(String sql, Dialect dialect, boolean backslashStrings) {
         this.sql = sql;
         this.dialect = dialect;
+        this.backslashStrings = backslashStrings;
     }
 
     /** The statements of {@code sql}, without empty ones (only whitespace or comments). */
     static List<Part> split(String sql, Dialect dialect) {
-        SqlLexer lexer = new SqlLexer(sql, dialect);
+        return split(sql, dialect, dialect == Dialect.MARIADB);
+    }
+
+    /**
+     * The statements of {@code sql} read with or without backslash escapes in {@code '...'} strings. A session can
+     * switch between the two (PostgreSQL's {@code standard_conforming_strings}, MariaDB's
+     * {@code NO_BACKSLASH_ESCAPES}), so a text is only understood when both readings agree.
+     */
+    static List<Part> split(String sql, Dialect dialect, boolean backslashStrings) {
+        SqlLexer lexer = new SqlLexer(sql, dialect, backslashStrings);
         lexer.run();
         return lexer.parts;
+    }
+
+    /** Whether a session setting can change where {@code '...'} strings end in this dialect. */
+    static boolean stringsDependOnSession(Dialect dialect) {
+        return dialect == Dialect.POSTGRESQL || dialect == Dialect.MARIADB;
     }
 
     private void run() {
@@ -60,7 +76,7 @@ final class SqlLexer {
             if (Character.isWhitespace(c)) {
                 pos++;
             } else if (c == '-' && peek(1) == '-' && (dialect != Dialect.MARIADB || isSpaceOrEnd(pos + 2))
-                    || c == '#' && dialect == Dialect.MARIADB) {
+                    || c == '#' && dialect == Dialect.MARIADB || c == '/' && peek(1) == '/' && dialect == Dialect.H2) {
                 skipLineComment();
             } else if (c == '/' && peek(1) == '*') {
                 skipBlockComment();
@@ -69,10 +85,10 @@ final class SqlLexer {
                 pos++;
                 partStart = pos;
             } else if (c == '\'') {
-                skipQuoted('\'', dialect == Dialect.MARIADB);
+                skipQuoted('\'', backslashStrings);
                 add(Kind.STRING, start);
             } else if (c == '"') {
-                skipQuoted('"', dialect == Dialect.MARIADB);
+                skipQuoted('"', dialect == Dialect.MARIADB && backslashStrings);
                 add(dialect == Dialect.MARIADB ? Kind.STRING : Kind.QUOTED_IDENTIFIER, start);
             } else if (c == '`') {
                 skipQuoted('`', false);
@@ -137,6 +153,11 @@ final class SqlLexer {
         return dialect == Dialect.POSTGRESQL || dialect == Dialect.H2;
     }
 
+    /** H2 has {@code $$...$$} only; PostgreSQL also has tagged {@code $tag$...$tag$}. */
+    private boolean dollarTagsAllowed() {
+        return dialect == Dialect.POSTGRESQL;
+    }
+
     private static boolean isWordChar(char c) {
         return Character.isLetterOrDigit(c) || c == '_' || c == '$';
     }
@@ -148,7 +169,7 @@ final class SqlLexer {
     }
 
     private void skipBlockComment() {
-        boolean nested = dialect == Dialect.POSTGRESQL;
+        boolean nested = dialect == Dialect.POSTGRESQL || dialect == Dialect.H2;
         int level = 0;
         while (pos < sql.length()) {
             if (sql.startsWith("/*", pos) && (nested || level == 0)) {
@@ -190,7 +211,10 @@ final class SqlLexer {
     /** The end (exclusive) of a {@code $tag$} opening at {@code pos}, or -1 when {@code $} starts no dollar quote. */
     private int dollarTagEnd() {
         int i = pos + 1;
-        if (i < sql.length() && Character.isDigit(sql.charAt(i))) {
+        if (i < sql.length() && sql.charAt(i) == '$') {
+            return i + 1;
+        }
+        if (!dollarTagsAllowed() || i < sql.length() && Character.isDigit(sql.charAt(i))) {
             return -1;
         }
         while (i < sql.length() && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_')) {
