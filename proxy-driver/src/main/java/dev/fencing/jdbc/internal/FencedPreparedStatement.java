@@ -129,6 +129,14 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
 
     private Object run(Exec exec) throws SQLException {
         resultFromDatabase();
+        try {
+            return route(exec);
+        } finally {
+            connection.afterStatement(analysis);
+        }
+    }
+
+    private Object route(Exec exec) throws SQLException {
         switch (route) {
             case PASS:
             case TRANSACTION_CONTROL:
@@ -253,17 +261,25 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         return (long[]) runBatch(true);
     }
 
+    /** Runs the batch, guarded when it needs it; afterwards it is empty whatever happened (see FencedStatement). */
     private Object runBatch(boolean large) throws SQLException {
         resultFromDatabase();
         PreparedStatement untouched = form(Form.UNTOUCHED);
         current = untouched;
-        if (!batchNeedsGuard) {
-            return large ? untouched.executeLargeBatch() : untouched.executeBatch();
+        try {
+            return batchNeedsGuard ? guardedBatch(untouched, large)
+                    : large ? untouched.executeLargeBatch() : untouched.executeBatch();
+        } finally {
+            connection.afterStatement(analysis);
+            batchNeedsGuard = false;
+            untouched.clearBatch();
         }
+    }
+
+    private Object guardedBatch(PreparedStatement untouched, boolean large) throws SQLException {
         TokenResolver tokens = connection.tokens();
         String resource = tokens.resource();
         long token = tokens.token(resource);
-        batchNeedsGuard = false;
         return connection.guard().run(resource, token, EpochGuard.Inline.NONE, new EpochGuard.Call<>() {
             @Override
             public Object inline(String r, long t) {
@@ -449,7 +465,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
 
     @Override
     public void setArray(int index, Array p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setArray(i, p2));
+        bind(index, false, (ps, i) -> ps.setArray(i, (Array) FencedArray.unwrapped(p2)));
     }
 
     @Override
@@ -619,27 +635,27 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
 
     @Override
     public void setObject(int index, Object p2, int p3, int p4) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setObject(i, p2, p3, p4));
+        bind(index, false, (ps, i) -> ps.setObject(i, FencedArray.unwrapped(p2), p3, p4));
     }
 
     @Override
     public void setObject(int index, Object p2, int p3) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setObject(i, p2, p3));
+        bind(index, false, (ps, i) -> ps.setObject(i, FencedArray.unwrapped(p2), p3));
     }
 
     @Override
     public void setObject(int index, Object p2, SQLType p3, int p4) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setObject(i, p2, p3, p4));
+        bind(index, false, (ps, i) -> ps.setObject(i, FencedArray.unwrapped(p2), p3, p4));
     }
 
     @Override
     public void setObject(int index, Object p2, SQLType p3) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setObject(i, p2, p3));
+        bind(index, false, (ps, i) -> ps.setObject(i, FencedArray.unwrapped(p2), p3));
     }
 
     @Override
     public void setObject(int index, Object p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setObject(i, p2));
+        bind(index, false, (ps, i) -> ps.setObject(i, FencedArray.unwrapped(p2)));
     }
 
     @Override

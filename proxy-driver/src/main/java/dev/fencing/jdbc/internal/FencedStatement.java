@@ -14,6 +14,7 @@ import java.sql.Statement;
 final class FencedStatement extends FencedStatementBase {
     private final Statement delegate;
     private boolean batchNeedsGuard;
+    private boolean batchMayEndTransaction;
 
     FencedStatement(FencedConnectionImpl connection, Statement delegate) {
         super(connection);
@@ -28,6 +29,14 @@ final class FencedStatement extends FencedStatementBase {
     private Object run(String sql, Exec exec, Keys keys) throws SQLException {
         resultFromDatabase();
         Analysis analysis = connection.analyze(sql);
+        try {
+            return route(sql, analysis, exec, keys);
+        } finally {
+            connection.afterStatement(analysis);
+        }
+    }
+
+    private Object route(String sql, Analysis analysis, Exec exec, Keys keys) throws SQLException {
         switch (connection.route(analysis)) {
             case PASS:
                 return exec.run(delegate, sql, keys);
@@ -161,12 +170,14 @@ final class FencedStatement extends FencedStatementBase {
                 throw Refusals.cannotGuard("transaction control and SET fencing.* cannot be part of a batch");
         }
         delegate.addBatch(sql);
+        batchMayEndTransaction |= analysis.mayEndTransaction();
     }
 
     @Override
     public void clearBatch() throws SQLException {
         delegate.clearBatch();
         batchNeedsGuard = false;
+        batchMayEndTransaction = false;
     }
 
     @Override
@@ -179,15 +190,30 @@ final class FencedStatement extends FencedStatementBase {
         return (long[]) runBatch(true);
     }
 
+    /**
+     * Runs the batch, guarded when any of its statements needs it. Whatever happens, the batch is empty afterwards
+     * (as after the underlying driver's executeBatch): a refused batch must not stay queued and run unguarded by the
+     * next executeBatch.
+     */
     private Object runBatch(boolean large) throws SQLException {
         resultFromDatabase();
-        if (!batchNeedsGuard) {
-            return large ? delegate.executeLargeBatch() : delegate.executeBatch();
+        boolean guarded = batchNeedsGuard;
+        try {
+            return guarded ? guardedBatch(large) : large ? delegate.executeLargeBatch() : delegate.executeBatch();
+        } finally {
+            if (batchMayEndTransaction) {
+                connection.guard().locksMayBeGone();
+            }
+            batchNeedsGuard = false;
+            batchMayEndTransaction = false;
+            delegate.clearBatch();
         }
+    }
+
+    private Object guardedBatch(boolean large) throws SQLException {
         TokenResolver tokens = connection.tokens();
         String resource = tokens.resource();
         long token = tokens.token(resource);
-        batchNeedsGuard = false;
         return connection.guard().run(resource, token, EpochGuard.Inline.NONE, new EpochGuard.Call<>() {
             @Override
             public Object inline(String r, long t) {
