@@ -3,8 +3,11 @@ package dev.fencing.jdbc;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import dev.fencing.jdbc.internal.Unfenced;
 
+import java.sql.Array;
 import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -19,10 +22,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Properties;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * SPEC C5: every JDBC entry point and SQL form that can change data, attempted with no token, a stale token and a
@@ -114,6 +121,7 @@ abstract class BypassTest {
             s.execute("DROP TABLE IF EXISTS " + table);
             s.execute("DROP TABLE IF EXISTS " + table + "_copy");
             s.execute("DROP TABLE IF EXISTS " + table + "_into");
+            s.execute("DROP TABLE IF EXISTS " + table + "_audit");
             dropProcedures(s);
         }
     }
@@ -232,6 +240,91 @@ abstract class BypassTest {
             default:
                 return attacker == Attacker.STALE_TOKEN ? FencingSqlState.STALE_TOKEN : FencingSqlState.INVALID_TOKEN;
         }
+    }
+
+    @Test
+    void exemptTablesNeedNoTokenAndMixedWritesAreGuarded_C5() throws Exception {
+        String audit = table + "_audit";
+        TestDatabase.exec(raw, "CREATE TABLE " + audit + " (id INT, note VARCHAR(40))");
+        String before = snapshot();
+        try (Connection c = connect(Attacker.NO_TOKEN, "fencing.exempt=other," + audit.toUpperCase(Locale.ROOT));
+             Statement s = c.createStatement()) {
+            assertEquals(1, s.executeUpdate("INSERT INTO " + audit + " VALUES (1, 'no token needed')"));
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + quoted(audit) + " VALUES (?, ?)")) {
+                ps.setInt(1, 2);
+                ps.setString(2, "prepared");
+                ps.addBatch();
+                assertEquals(1, ps.executeBatch().length);
+            }
+            assertEquals(FencingSqlState.INVALID_TOKEN, assertThrows(SQLException.class, () -> s.execute(
+                    "INSERT INTO " + audit + " VALUES (3, 'mixed'); " + update())).getSQLState());
+            assertEquals(FencingSqlState.INVALID_TOKEN, assertThrows(SQLException.class, () -> s.executeUpdate(
+                    "INSERT INTO " + audit + " SELECT id, 'copied' FROM " + table + " WHERE 1 = 0; " + update()))
+                    .getSQLState());
+            assertEquals(FencingSqlState.INVALID_TOKEN, assertThrows(SQLException.class, () -> s.executeUpdate(
+                    update())).getSQLState());
+            assertEquals(FencingSqlState.INVALID_TOKEN, assertThrows(SQLException.class, () -> s.execute(
+                    "CALL " + procedure + "('" + stored(audit) + "', 1)")).getSQLState(),
+                    "a call's writes cannot be named, so it is never exempt");
+        }
+        assertEquals(before, snapshot());
+        try (Statement s = judge.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM " + audit)) {
+            rs.next();
+            assertEquals(2, rs.getInt(1));
+        }
+    }
+
+    @Test
+    void exemptingTheEpochTableOrABadNameIsAConfigurationError_C5() {
+        assertEquals(FencingSqlState.CONFIGURATION, assertThrows(SQLException.class,
+                () -> connect(Attacker.NO_TOKEN, "fencing.exempt=fencing_epoch")).getSQLState());
+        assertEquals(FencingSqlState.CONFIGURATION, assertThrows(SQLException.class,
+                () -> connect(Attacker.NO_TOKEN, "fencing.exempt=audit log")).getSQLState());
+        assertEquals(FencingSqlState.CONFIGURATION, assertThrows(SQLException.class,
+                () -> connect(Attacker.NO_TOKEN, "fencing.bypass=true")).getSQLState(),
+                "no URL setting turns fencing off");
+    }
+
+    @Test
+    void theAdministrativeBypassIsReachableFromCodeOnly_C5() throws Exception {
+        String url = TestDatabase.fenced(raw, "fencing.resource=" + resource, "fencing.token=1");
+        try (Connection admin = Unfenced.connect(url, new Properties()); Statement s = admin.createStatement()) {
+            assertFalse(admin instanceof FencedConnection, "the tool gets the underlying driver's connection");
+            assertEquals(1, s.executeUpdate("UPDATE fencing_epoch SET epoch = epoch WHERE resource = '"
+                    + resource + "'"), "and may write the epoch table");
+        }
+        assertEquals(FencingSqlState.CONFIGURATION, assertThrows(SQLException.class,
+                () -> Unfenced.connect(raw, new Properties())).getSQLState());
+    }
+
+    @Test
+    void arraysNeverLeadBackToTheRawConnection_C5() throws Exception {
+        try (Connection c = connect(Attacker.NO_TOKEN); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT ARRAY[1, 2]")) {
+            assertTrue(rs.next());
+            assertNull(rs.getArray(1).getResultSet().getStatement());
+            assertNull(((Array) rs.getObject(1)).getResultSet().getStatement());
+            assertNull(rs.getObject(1, Array.class).getResultSet().getStatement());
+            Array made = c.createArrayOf("INTEGER", new Integer[] {1, 2, 3});
+            assertNull(made.getResultSet().getStatement());
+            try (PreparedStatement ps = c.prepareStatement("SELECT CARDINALITY(?)")) {
+                ps.setArray(1, made);
+                try (ResultSet count = ps.executeQuery()) {
+                    assertTrue(count.next());
+                    assertEquals(3, count.getInt(1), "the underlying driver gets its own array back");
+                }
+            }
+        }
+    }
+
+    @Test
+    void nativeSqlOnlyTranslatesText_C5() throws Exception {
+        String before = snapshot();
+        try (Connection c = connect(Attacker.NO_TOKEN)) {
+            String call = "{call " + procedure + "('" + stored(table) + "', 1)}";
+            assertTrue(c.nativeSQL(call).contains(procedure), "nativeSQL answers text and runs nothing");
+        }
+        assertEquals(before, snapshot());
     }
 
     private List<Path> commonPaths() {

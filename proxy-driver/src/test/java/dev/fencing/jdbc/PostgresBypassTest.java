@@ -7,6 +7,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 
+import org.junit.jupiter.api.Test;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
@@ -68,6 +70,21 @@ class PostgresBypassTest extends BypassTest {
     @Override
     Class<?> vendorResultSetType() {
         return org.postgresql.jdbc.PgResultSet.class;
+    }
+
+    @Test
+    void lockTableAndReadOnlyPreparedStatementsPassWithoutAToken_C5() throws Exception {
+        String before = snapshot();
+        try (Connection c = connect(Attacker.NO_TOKEN); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            s.execute("LOCK TABLE " + table + " IN SHARE MODE");
+            s.execute("PREPARE reader (int) AS SELECT balance FROM " + table + " WHERE id = $1");
+            s.execute("DEALLOCATE reader");
+            c.rollback();
+        } catch (SQLException e) {
+            throw new AssertionError("a statement that changes no data was refused: " + e, e);
+        }
+        assertEquals(before, snapshot());
     }
 
     @Override
