@@ -131,12 +131,30 @@ public final class SqlAnalyzer {
         } catch (ParseException | RuntimeException | StackOverflowError e) {
             return Analyses.unguardable("JSqlParser cannot parse: " + Analyses.excerpt(part.text()), 1);
         }
-        Analysis analysis = StatementClassifier.classify(statement);
+        Analysis analysis;
+        try {
+            analysis = StatementClassifier.classify(statement);
+        } catch (RuntimeException e) {
+            return Analyses.unguardable("cannot classify what JSqlParser read: " + Analyses.excerpt(part.text()), 1);
+        }
         if (!joinable || analysis.kind() != StatementKind.MUTATION || analysis.returnsRows()) {
             return analysis;
         }
-        GuardedSql joined = rewriter.join(statement, part.markers(), part.maxDepth());
+        GuardedSql joined = join(statement, part);
         return joined == null ? analysis : Analyses.mutation(analysis.targetTables(), false, 1, joined);
+    }
+
+    /**
+     * The joined form, or {@code null}. JSqlParser sometimes accepts an incomplete statement (a bare
+     * {@code DELETE}) and then fails to print it: such a statement simply has no joined form, and the guard runs
+     * ahead of it.
+     */
+    private GuardedSql join(Statement statement, SqlLexer.Part part) {
+        try {
+            return rewriter.join(statement, part.markers(), part.maxDepth());
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     /** A statement that carries others is what they are, as its carrier uses them (see {@link InnerStatements}). */

@@ -315,4 +315,11 @@ class SqlAnalyzerTest {
         assertFalse(h2.analyze("SELECT * FROM t").mayEndTransaction());
         assertFalse(pg.analyze("CREATE TABLE x (a INT)").mayEndTransaction());
     }
+
+    @Test
+    void anIncompleteStatementTheParserAcceptsIsStillAMutation_C5() {
+        Analysis bare = h2.analyze("DELetE ");
+        assertEquals(StatementKind.MUTATION, bare.kind(), bare::toString);
+        assertNull(bare.joined());
+    }
 }
