@@ -48,12 +48,14 @@ class FuzzTest {
     private final ExecutorService worker = Executors.newSingleThreadExecutor();
     private final List<String> cleanup = new ArrayList<>();
     private String raw;
+    private String cleanupUrl;
+    private String schema;
 
     @AfterEach
     void tearDown() throws SQLException {
         worker.shutdownNow();
-        if (raw != null) {
-            TestDatabase.exec(raw, cleanup.toArray(new String[0]));
+        if (cleanupUrl != null && !cleanup.isEmpty()) {
+            TestDatabase.exec(cleanupUrl, cleanup.toArray(new String[0]));
         }
     }
 
@@ -71,10 +73,19 @@ class FuzzTest {
 
     private void fuzz(TestDatabase database, int statements) throws Exception {
         long seed = Long.getLong("fencing.fuzz.seed", 20261129L);
+        // Fixed names, so a seed always yields the same texts: H2's database is private to this run, and on
+        // PostgreSQL the run gets a schema of its own (with its own epoch table).
+        String table = "fztable";
+        String resource = "fzres";
+        String procedure = "fzproc";
         raw = database.rawUrl();
-        String table = TestDatabase.unique("fz");
-        String resource = TestDatabase.unique("fzres");
-        String procedure = table + "_proc";
+        cleanupUrl = raw;
+        if (database == TestDatabase.POSTGRESQL) {
+            schema = TestDatabase.unique("fz");
+            TestDatabase.exec(raw, "CREATE SCHEMA " + schema);
+            cleanup.add("DROP SCHEMA " + schema + " CASCADE");
+            raw = raw + "&currentSchema=" + schema;
+        }
         createData(database, table, procedure);
         try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.schema=create",
                 "fencing.resource=" + resource, "fencing.token=" + HIGH_WATER_MARK)); Statement s = c.createStatement()) {
@@ -87,10 +98,11 @@ class FuzzTest {
         Map<String, Integer> outcomes = new TreeMap<>();
         long started = System.nanoTime();
         try (Connection judge = DriverManager.getConnection(raw);
-             PreparedStatement checksum = judge.prepareStatement(checksumQuery(database, table, resource))) {
+             PreparedStatement checksum = judge.prepareStatement(checksumQuery(database, table, resource, schema))) {
             Connection fenced = DriverManager.getConnection(TestDatabase.fenced(raw,
                     "fencing.resource=" + resource));
             String expected = read(checksum);
+            java.util.ArrayDeque<String> recent = new java.util.ArrayDeque<>();
             for (int i = 0; i < statements; i++) {
                 String sql = mutator.next();
                 distinct.add(hash(sql));
@@ -115,11 +127,16 @@ class FuzzTest {
                             + i + "): " + sql);
                 }
                 outcomes.merge(outcome, 1, Integer::sum);
+                recent.addLast(i + " entry " + entry + " " + outcome + ": " + sql);
+                if (recent.size() > 12) {
+                    recent.removeFirst();
+                }
                 fenced = endTransaction(fenced, resource);
                 String now = read(checksum);
                 if (!expected.equals(now)) {
                     fail("unguarded change (seed " + seed + ", statement " + i + ", entry " + entry + ", " + outcome
-                            + "): " + sql + "\nbefore: " + expected + "\nafter:  " + now);
+                            + "): " + sql + "\nbefore: " + expected + "\nafter:  " + now + "\nrecent statements:\n"
+                            + String.join("\n", recent));
                 }
             }
             fenced.close();
@@ -197,14 +214,11 @@ class FuzzTest {
     }
 
     private void createData(TestDatabase database, String table, String procedure) throws SQLException {
-        cleanup.add("DROP TABLE IF EXISTS " + table + "_f");
-        cleanup.add("DROP TABLE IF EXISTS " + table);
         TestDatabase.exec(raw, "CREATE TABLE " + table + " (id INT PRIMARY KEY, balance INT NOT NULL)",
                 "INSERT INTO " + table + " VALUES (1, 100), (2, 200), (3, 300)");
         if (database == TestDatabase.H2) {
             TestDatabase.exec(raw, "CREATE ALIAS " + procedure + " FOR 'dev.fencing.jdbc.BypassProcedures.bump'");
         } else {
-            cleanup.add("DROP PROCEDURE IF EXISTS " + procedure);
             TestDatabase.exec(raw, "CREATE PROCEDURE " + procedure + "(t text, n int) LANGUAGE plpgsql AS $$ BEGIN"
                     + " EXECUTE format('UPDATE %I SET balance = balance + %s', t, n); END $$");
         }
@@ -277,7 +291,7 @@ class FuzzTest {
         return named;
     }
 
-    private static String checksumQuery(TestDatabase database, String table, String resource) {
+    private static String checksumQuery(TestDatabase database, String table, String resource, String schema) {
         String rows = "(SELECT count(*) || ':' || coalesce(sum(id * 7919 + balance), 0) FROM " + table + ")";
         String epoch = "(SELECT coalesce(max(epoch), 0) || '/' || count(*) FROM fencing_epoch WHERE resource = '"
                 + resource + "')";
@@ -289,7 +303,9 @@ class FuzzTest {
                     + " || '|' || (SELECT count(*) FROM fencing_epoch)";
         }
         return "SELECT " + rows + " || '|' || " + epoch
-                + " || '|' || (SELECT count(*) FROM pg_class WHERE relname LIKE '" + table + "%')"
-                + " || '|' || (SELECT count(*) FROM information_schema.columns WHERE table_name = '" + table + "')";
+                + " || '|' || (SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                + " WHERE n.nspname = '" + schema + "')"
+                + " || '|' || (SELECT count(*) FROM information_schema.columns WHERE table_schema = '" + schema + "')"
+                + " || '|' || (SELECT count(*) FROM fencing_epoch)";
     }
 }

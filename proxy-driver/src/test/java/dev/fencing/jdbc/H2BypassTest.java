@@ -60,6 +60,8 @@ class H2BypassTest extends BypassTest {
         return List.of(
                 guarded("a query over FINAL TABLE (UPDATE ...)", c -> c.createStatement().executeQuery(
                         "SELECT * FROM FINAL TABLE (" + update() + ")")),
+                guarded("a no-break space where H2 sees white space", c -> c.createStatement().executeQuery(
+                        "SELECT * FROM FINAL\u00a0TABLE (" + update() + ")")),
                 guarded("a query over OLD TABLE (DELETE ...)", c -> c.prepareStatement(
                         "SELECT id FROM OLD TABLE (DELETE FROM " + table + ")").executeQuery()),
                 guarded("a // comment hiding a quote", c -> c.createStatement().execute(

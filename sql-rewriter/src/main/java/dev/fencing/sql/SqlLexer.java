@@ -73,7 +73,7 @@ final class SqlLexer {
         while (pos < n) {
             char c = sql.charAt(pos);
             int start = pos;
-            if (Character.isWhitespace(c)) {
+            if (isSpace(c)) {
                 pos++;
             } else if (c == '-' && peek(1) == '-' && (dialect != Dialect.MARIADB || isSpaceOrEnd(pos + 2))
                     || c == '#' && dialect == Dialect.MARIADB || c == '/' && peek(1) == '/' && dialect == Dialect.H2) {
@@ -156,6 +156,15 @@ final class SqlLexer {
     /** H2 has {@code $$...$$} only; PostgreSQL also has tagged {@code $tag$...$tag$}. */
     private boolean dollarTagsAllowed() {
         return dialect == Dialect.POSTGRESQL;
+    }
+
+    /**
+     * White space as the databases see it: H2 also separates words with no-break spaces (U+00A0, U+2007, U+202F),
+     * which {@link Character#isWhitespace} excludes; PostgreSQL only with ASCII white space, where treating more as
+     * white space only shows the classifier more words.
+     */
+    static boolean isSpace(char c) {
+        return Character.isWhitespace(c) || Character.isSpaceChar(c);
     }
 
     private static boolean isWordChar(char c) {

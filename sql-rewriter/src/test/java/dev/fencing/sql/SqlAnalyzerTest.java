@@ -276,6 +276,13 @@ class SqlAnalyzerTest {
     }
 
     @Test
+    void noBreakSpacesSeparateWordsAsOnH2_C5() {
+        Analysis hidden = h2.analyze("SELECT * FROM FINAL\u00a0TABLE\u202f(UPDATE t SET a = 1)");
+        assertEquals(StatementKind.MUTATION, hidden.kind(), hidden::toString);
+        assertEquals(List.of("t"), hidden.targetTables());
+    }
+
+    @Test
     void jdbcCallEscapesAreCallsWhateverTheDriverMakesOfThem_C5() {
         assertEquals(StatementKind.MUTATION, pg.analyze("{call p(?)}").kind());
         assertEquals(StatementKind.MUTATION, h2.analyze("{ ? = CALL f(?) }").kind());
