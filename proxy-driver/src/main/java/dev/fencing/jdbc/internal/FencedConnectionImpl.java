@@ -182,14 +182,17 @@ public final class FencedConnectionImpl implements FencedConnection {
         return prefixGuard;
     }
 
-    /** Runs an action that writes (an updatable result set's row change) fenced, untouched, after the guard. */
+    /**
+     * Runs an action that writes fenced, untouched, after the guard has locked the epoch row: a batch, or an
+     * updatable result set's row change.
+     */
     <T> T runFenced(Action<T> action) throws SQLException {
         String resource = tokens.resource();
         long token = tokens.token(resource);
         return guard.run(resource, token, EpochGuard.Inline.NONE, new EpochGuard.Call<>() {
             @Override
             public T inline(String r, long t) {
-                throw new IllegalStateException("row changes are never run with an inline guard");
+                throw new IllegalStateException("batches and row changes are never run with an inline guard");
             }
 
             @Override

@@ -267,30 +267,14 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         PreparedStatement untouched = form(Form.UNTOUCHED);
         current = untouched;
         try {
-            return batchNeedsGuard ? guardedBatch(untouched, large)
-                    : large ? untouched.executeLargeBatch() : untouched.executeBatch();
+            FencedConnectionImpl.Action<Object> batch = () -> large ? untouched.executeLargeBatch()
+                    : untouched.executeBatch();
+            return batchNeedsGuard ? connection.runFenced(batch) : batch.run();
         } finally {
             connection.afterStatement(analysis);
             batchNeedsGuard = false;
             untouched.clearBatch();
         }
-    }
-
-    private Object guardedBatch(PreparedStatement untouched, boolean large) throws SQLException {
-        TokenResolver tokens = connection.tokens();
-        String resource = tokens.resource();
-        long token = tokens.token(resource);
-        return connection.guard().run(resource, token, EpochGuard.Inline.NONE, new EpochGuard.Call<>() {
-            @Override
-            public Object inline(String r, long t) {
-                throw new IllegalStateException("batches are never run with an inline guard");
-            }
-
-            @Override
-            public Object locked() throws SQLException {
-                return large ? untouched.executeLargeBatch() : untouched.executeBatch();
-            }
-        });
     }
 
     @Override

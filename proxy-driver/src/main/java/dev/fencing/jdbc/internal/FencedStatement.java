@@ -197,9 +197,10 @@ final class FencedStatement extends FencedStatementBase {
      */
     private Object runBatch(boolean large) throws SQLException {
         resultFromDatabase();
-        boolean guarded = batchNeedsGuard;
         try {
-            return guarded ? guardedBatch(large) : large ? delegate.executeLargeBatch() : delegate.executeBatch();
+            FencedConnectionImpl.Action<Object> batch = () -> large ? delegate.executeLargeBatch()
+                    : delegate.executeBatch();
+            return batchNeedsGuard ? connection.runFenced(batch) : batch.run();
         } finally {
             if (batchMayEndTransaction) {
                 connection.guard().locksMayBeGone();
@@ -208,22 +209,5 @@ final class FencedStatement extends FencedStatementBase {
             batchMayEndTransaction = false;
             delegate.clearBatch();
         }
-    }
-
-    private Object guardedBatch(boolean large) throws SQLException {
-        TokenResolver tokens = connection.tokens();
-        String resource = tokens.resource();
-        long token = tokens.token(resource);
-        return connection.guard().run(resource, token, EpochGuard.Inline.NONE, new EpochGuard.Call<>() {
-            @Override
-            public Object inline(String r, long t) {
-                throw new IllegalStateException("batches are never run with an inline guard");
-            }
-
-            @Override
-            public Object locked() throws SQLException {
-                return large ? delegate.executeLargeBatch() : delegate.executeBatch();
-            }
-        });
     }
 }
