@@ -12,7 +12,8 @@ import static dev.fencing.sql.KeywordClassifier.word;
 
 /**
  * Finds statements that carry another statement, which the parser cannot see into or reads as something else:
- * {@code EXPLAIN ANALYZE s} (runs s), {@code PREPARE name AS s}, {@code COPY (s) TO ...}, and H2's data change
+ * {@code EXPLAIN ANALYZE s} (runs s), {@code PREPARE name AS s}, {@code DECLARE c CURSOR FOR s}, {@code COPY (s)
+ * TO ...}, and H2's data change
  * delta tables ({@code SELECT ... FROM FINAL TABLE (UPDATE ...)}), which make a query write.
  */
 final class InnerStatements {
@@ -22,6 +23,8 @@ final class InnerStatements {
         EXPLAIN_ANALYZE,
         /** {@code PREPARE name AS s}: treated like s, since a later {@code EXECUTE name} runs it. */
         PREPARE,
+        /** {@code DECLARE name CURSOR FOR s}: treated like s, since {@code FETCH} runs it. */
+        DECLARE_CURSOR,
         /** {@code COPY (s) TO STDOUT}: runs s and streams its rows to the client. */
         COPY_TO_CLIENT,
         /** {@code COPY (s) TO 'file' | PROGRAM 'cmd'}: runs s and writes outside the database. */
@@ -61,6 +64,9 @@ final class InnerStatements {
                 return prepared == null ? null : new Inner(Carrier.PREPARE, List.of(prepared));
             case "COPY":
                 return copiedQuery(part);
+            case "DECLARE":
+                String cursor = cursorQuery(part);
+                return cursor == null ? null : new Inner(Carrier.DECLARE_CURSOR, List.of(cursor));
             default:
                 return null;
         }
@@ -102,6 +108,30 @@ final class InnerStatements {
             return null;
         }
         return part.text().substring(tokens.get(i + 1).start());
+    }
+
+    /**
+     * {@code DECLARE name [options] CURSOR [WITH[OUT] HOLD] FOR <query>}: the query; otherwise null. Only option
+     * words may stand between the name and {@code FOR}.
+     */
+    private static String cursorQuery(Part part) {
+        List<Token> tokens = part.tokens();
+        if (tokens.size() < 5 || !KeywordClassifier.isName(tokens.get(1))) {
+            return null;
+        }
+        boolean cursor = false;
+        for (int i = 2; i + 1 < tokens.size(); i++) {
+            Token token = tokens.get(i);
+            if (token.kind() != Kind.WORD) {
+                return null;
+            }
+            if (token.is("CURSOR")) {
+                cursor = true;
+            } else if (token.is("FOR") && cursor) {
+                return part.text().substring(tokens.get(i + 1).start());
+            }
+        }
+        return null;
     }
 
     /** {@code COPY (<query>) TO ...}: the query and where its rows go; otherwise null. */

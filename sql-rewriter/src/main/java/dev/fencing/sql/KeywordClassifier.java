@@ -10,12 +10,20 @@ import java.util.Set;
 /**
  * Recognises from its first keywords what a statement is when no parser is needed (or none can read it):
  * transaction control, {@code SET fencing.*}, other session settings, plain queries, H2's {@code MERGE ... KEY}
- * upsert, PostgreSQL's {@code COPY}, {@code LOCK}, {@code EXECUTE} and {@code DEALLOCATE}, and JDBC call escapes.
+ * upsert, PostgreSQL's {@code COPY}, {@code LOCK}, {@code EXECUTE}, {@code DEALLOCATE}, maintenance and cursor
+ * statements, and JDBC call escapes.
  */
 final class KeywordClassifier {
     private static final String FENCING_PREFIX = "fencing.";
     private static final Set<String> QUERY_STARTS = Set.of("SELECT", "VALUES", "TABLE", "EXPLAIN");
-    private static final Set<String> SESSION_STARTS = Set.of("SET", "RESET", "SHOW", "DISCARD", "DEALLOCATE");
+    private static final Set<String> SESSION_STARTS = Set.of("SET", "RESET", "SHOW", "DISCARD", "DEALLOCATE",
+            "LISTEN", "UNLISTEN", "NOTIFY");
+    /**
+     * Statements that change no table's rows: maintenance (which PostgreSQL will not run inside a transaction
+     * block, so it could not run after a guard anyway) and cursor movement.
+     */
+    private static final Set<String> NO_DATA_STARTS = Set.of("VACUUM", "CLUSTER", "REINDEX", "CHECKPOINT", "FETCH",
+            "MOVE", "CLOSE");
     private static final Set<String> BEGIN_FOLLOWERS = Set.of("WORK", "TRANSACTION", "ISOLATION", "READ", "DEFERRABLE");
 
     private KeywordClassifier() {
@@ -38,6 +46,9 @@ final class KeywordClassifier {
         }
         if (SESSION_STARTS.contains(first)) {
             return Analyses.sessionSetting(1, first.equals("SHOW"));
+        }
+        if (NO_DATA_STARTS.contains(first)) {
+            return Analyses.readOnly(1, first.equals("FETCH"));
         }
         if (QUERY_STARTS.contains(first) && !containsWord(tokens, "INTO")
                 && !(first.equals("EXPLAIN") && containsWord(tokens, "ANALYZE", "ANALYSE"))) {

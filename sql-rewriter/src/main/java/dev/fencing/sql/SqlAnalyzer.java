@@ -187,6 +187,7 @@ public final class SqlAnalyzer {
             case EXPLAIN_ANALYZE:
                 return mutation ? Analyses.mutation(targetList, true, 1, null) : Analyses.readOnly(1, true);
             case PREPARE:
+            case DECLARE_CURSOR:
             case COPY_TO_CLIENT:
                 return mutation ? Analyses.mutation(targetList, false, 1, null) : Analyses.readOnly(1, false);
             case COPY_TO_SERVER:

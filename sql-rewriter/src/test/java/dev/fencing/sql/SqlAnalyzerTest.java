@@ -189,9 +189,9 @@ class SqlAnalyzerTest {
     void unparseableTextIsUnguardable_C5() {
         Analysis copy = pg.analyze("COPY t FROM stdin WITH (FORMAT csv) garbage (");
         assertEquals(StatementKind.MUTATION, copy.kind(), "COPY ... FROM is a write whatever follows");
-        Analysis unknown = pg.analyze("VACUUM t");
+        Analysis unknown = pg.analyze("SECURITY LABEL ON TABLE t IS 'x'");
         assertEquals(StatementKind.UNGUARDABLE, unknown.kind());
-        assertTrue(unknown.reason().startsWith("JSqlParser cannot parse: VACUUM t"), unknown.reason());
+        assertTrue(unknown.reason().startsWith("JSqlParser cannot parse: SECURITY LABEL"), unknown.reason());
         assertKind(StatementKind.UNGUARDABLE, "UPDATE ONLY t SET a = 1");
         assertKind(StatementKind.UNGUARDABLE, "LOCK TABLE t IN (SELECT 1) MODE");
         assertKind(StatementKind.UNGUARDABLE, "COPY t WITH oids");
@@ -253,6 +253,20 @@ class SqlAnalyzerTest {
         assertEquals(List.of(), execute.targetTables());
         assertEquals(StatementKind.SESSION_SETTING, pg.analyze("DEALLOCATE ALL").kind());
         assertEquals(StatementKind.MUTATION, h2.analyze("EXECUTE IMMEDIATE 'DELETE FROM t'").kind());
+    }
+
+    @Test
+    void maintenanceNotificationsAndCursorsChangeNoData_C5() {
+        for (String sql : new String[] {"VACUUM (ANALYZE) t", "CLUSTER t USING i", "REINDEX TABLE t", "CHECKPOINT",
+            "FETCH 10 FROM c", "MOVE LAST IN c", "CLOSE c"}) {
+            assertEquals(StatementKind.READ_ONLY, pg.analyze(sql).kind(), sql);
+        }
+        assertEquals(StatementKind.SESSION_SETTING, pg.analyze("NOTIFY jobs, 'x'").kind());
+        assertEquals(StatementKind.READ_ONLY, pg.analyze("DECLARE c NO SCROLL CURSOR WITH HOLD FOR SELECT * FROM t")
+                .kind());
+        Analysis writingCursor = pg.analyze("DECLARE c CURSOR FOR WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d");
+        assertEquals(List.of("t"), writingCursor.targetTables());
+        assertEquals(StatementKind.UNGUARDABLE, pg.analyze("DECLARE c CURSOR FOR SELECT 1; garbage").kind());
     }
 
     @Test
