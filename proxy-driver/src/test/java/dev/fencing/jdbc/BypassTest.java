@@ -242,6 +242,50 @@ abstract class BypassTest {
         }
     }
 
+    /**
+     * Writes that each add 1 to every balance, through the forms this database (and its driver) has beyond the
+     * common ones.
+     */
+    abstract List<Attempt> databaseIncrements();
+
+    @Test
+    void callsEscapesAndCarriedStatementsRunWithTheCurrentToken_C5() throws Exception {
+        String literal = "('" + stored(table) + "', 1)";
+        List<Attempt> increments = new ArrayList<>(List.of(
+                c -> c.createStatement().execute("CALL " + procedure + literal),
+                c -> call(c.prepareCall("{call " + function + "(?, ?)}"), 1).execute(),
+                c -> {
+                    CallableStatement cs = c.prepareCall("{? = call " + function + "(?, ?)}");
+                    cs.registerOutParameter(1, Types.INTEGER);
+                    call(cs, 2).execute();
+                    assertEquals(1, cs.getInt(1));
+                },
+                c -> {
+                    ResultSet rs = updatable(c);
+                    while (rs.next()) {
+                        rs.updateInt("balance", rs.getInt("balance") + 1);
+                        rs.updateRow();
+                    }
+                }));
+        increments.addAll(databaseIncrements());
+        try (Connection c = connect(Attacker.CURRENT_TOKEN)) {
+            for (Attempt increment : increments) {
+                increment.run(c);
+            }
+            c.setAutoCommit(false);
+            for (Attempt increment : increments) {
+                increment.run(c);
+            }
+            c.commit();
+        }
+        try (Statement s = judge.createStatement();
+             ResultSet rs = s.executeQuery("SELECT balance FROM " + table + " ORDER BY id")) {
+            rs.next();
+            assertEquals(100 + 2 * increments.size(), rs.getInt(1), "every form ran once in autocommit, once in a"
+                    + " transaction");
+        }
+    }
+
     @Test
     void exemptTablesNeedNoTokenAndMixedWritesAreGuarded_C5() throws Exception {
         String audit = table + "_audit";

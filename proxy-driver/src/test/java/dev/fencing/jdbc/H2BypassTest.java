@@ -56,6 +56,19 @@ class H2BypassTest extends BypassTest {
     }
 
     @Override
+    List<Attempt> databaseIncrements() {
+        String increment = "UPDATE " + table + " SET balance = balance + 1";
+        return List.of(
+                c -> c.createStatement().executeQuery("SELECT * FROM FINAL TABLE (" + increment + ")").close(),
+                c -> c.prepareStatement("SELECT id FROM FINAL\u00a0TABLE (" + increment + ")").executeQuery().close(),
+                c -> c.createStatement().execute("EXECUTE IMMEDIATE '" + increment + "'"),
+                c -> c.createStatement().execute("EXPLAIN ANALYZE " + increment),
+                // pgjdbc resolves call escapes only in prepareCall; H2 everywhere.
+                c -> c.createStatement().execute("{call " + function + "('" + stored(table) + "', 1)}"),
+                c -> call(c.prepareStatement("{call " + function + "(?, ?)}"), 1).execute());
+    }
+
+    @Override
     List<Path> databasePaths() {
         return List.of(
                 guarded("a query over FINAL TABLE (UPDATE ...)", c -> c.createStatement().executeQuery(

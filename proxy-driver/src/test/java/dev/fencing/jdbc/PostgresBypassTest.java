@@ -94,6 +94,34 @@ class PostgresBypassTest extends BypassTest {
     }
 
     @Override
+    List<Attempt> databaseIncrements() {
+        String increment = "UPDATE " + table + " SET balance = balance + 1";
+        return List.of(
+                c -> c.createStatement().execute("DO $$ BEGIN " + increment + "; END $$"),
+                c -> {
+                    Statement s = c.createStatement();
+                    s.execute("PREPARE increment AS " + increment);
+                    s.execute("EXECUTE increment");
+                    s.execute("DEALLOCATE increment");
+                },
+                c -> c.createStatement().executeQuery("WITH w AS (" + increment + " RETURNING id) SELECT * FROM w")
+                        .close(),
+                c -> c.createStatement().executeQuery("EXPLAIN ANALYZE " + increment).close());
+    }
+
+    @Test
+    void copyFromRunsWithTheCurrentToken_C5() throws Exception {
+        try (Connection c = connect(Attacker.CURRENT_TOKEN); Statement s = c.createStatement()) {
+            s.execute("COPY " + table + " FROM PROGRAM 'echo 9,900' WITH (FORMAT csv)");
+        }
+        try (Statement s = judge.createStatement();
+             ResultSet rs = s.executeQuery("SELECT balance FROM " + table + " WHERE id = 9")) {
+            rs.next();
+            assertEquals(900, rs.getInt(1));
+        }
+    }
+
+    @Override
     List<Path> databasePaths() {
         String update = update();
         return List.of(

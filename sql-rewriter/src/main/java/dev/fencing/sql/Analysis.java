@@ -17,10 +17,11 @@ public final class Analysis {
     private final int statementCount;
     private final GuardedSql joined;
     private final boolean mayEndTransaction;
+    private final boolean callEscape;
 
     Analysis(StatementKind kind, List<String> targetTables, TransactionControl transactionControl,
              String settingName, String settingValue, String reason, boolean returnsRows, int statementCount,
-             GuardedSql joined, boolean mayEndTransaction) {
+             GuardedSql joined, boolean mayEndTransaction, boolean callEscape) {
         this.kind = kind;
         this.targetTables = List.copyOf(targetTables);
         this.transactionControl = transactionControl;
@@ -31,6 +32,7 @@ public final class Analysis {
         this.statementCount = statementCount;
         this.joined = joined;
         this.mayEndTransaction = mayEndTransaction;
+        this.callEscape = callEscape;
     }
 
     public StatementKind kind() {
@@ -89,6 +91,14 @@ public final class Analysis {
      */
     public boolean mayEndTransaction() {
         return mayEndTransaction;
+    }
+
+    /**
+     * Whether the text is a JDBC call escape ({@code {call p(?)}}): drivers resolve it only at the start of a text,
+     * so no guard statement may be sent ahead of it in the same text.
+     */
+    public boolean isCallEscape() {
+        return callEscape;
     }
 
     @Override

@@ -67,7 +67,7 @@ final class KeywordClassifier {
                 // Runs a statement prepared earlier (or built from a string): what it writes is unknown here.
                 return Analyses.mutation(List.of(), true, 1, null);
             default:
-                return isCallEscape(tokens) ? Analyses.mutation(List.of(), true, 1, null) : null;
+                return isCallEscape(tokens) ? Analyses.callEscape() : null;
         }
     }
 

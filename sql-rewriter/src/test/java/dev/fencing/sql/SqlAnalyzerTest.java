@@ -299,6 +299,8 @@ class SqlAnalyzerTest {
     @Test
     void jdbcCallEscapesAreCallsWhateverTheDriverMakesOfThem_C5() {
         assertEquals(StatementKind.MUTATION, pg.analyze("{call p(?)}").kind());
+        assertTrue(pg.analyze("{call p(?)}").isCallEscape(), "no guard may be sent ahead of it in the same text");
+        assertFalse(pg.analyze("CALL p(?)").isCallEscape());
         assertEquals(StatementKind.MUTATION, h2.analyze("{ ? = CALL f(?) }").kind());
     }
 

@@ -59,7 +59,8 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         this.analysis = analysis;
         this.route = connection.route(analysis);
         this.preparer = preparer;
-        this.prefixAllowed = !keysRequested && connection.prefixGuard() != null && analysis.statementCount() == 1;
+        this.prefixAllowed = !keysRequested && connection.prefixGuard() != null && analysis.statementCount() == 1
+                && !analysis.isCallEscape();
         if (route != FencedConnectionImpl.Route.SETTING) {
             current = form(primaryForm());
         }

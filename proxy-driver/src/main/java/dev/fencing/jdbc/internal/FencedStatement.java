@@ -62,7 +62,7 @@ final class FencedStatement extends FencedStatementBase {
         EpochGuard.Inline inline;
         if (joined != null && !rows) {
             inline = EpochGuard.Inline.ANYWHERE;
-        } else if (prefix != null && analysis.statementCount() == 1 && !keys.requested()) {
+        } else if (prefix != null && analysis.statementCount() == 1 && !analysis.isCallEscape() && !keys.requested()) {
             inline = EpochGuard.Inline.AUTOCOMMIT_ONLY;
         } else {
             inline = EpochGuard.Inline.NONE;
