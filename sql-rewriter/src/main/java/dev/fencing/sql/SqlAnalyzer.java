@@ -79,6 +79,10 @@ public final class SqlAnalyzer {
             return Analyses.unguardable("where its strings end depends on a session setting (backslashes in '...'"
                     + " strings; standard_conforming_strings): " + Analyses.excerpt(sql), Math.max(parts.size(), 1));
         }
+        if (SqlLexer.hasExecutableComment(sql, dialect)) {
+            return Analyses.unguardable("MariaDB runs the content of /*! ... */ comments: " + Analyses.excerpt(sql),
+                    Math.max(parts.size(), 1));
+        }
         if (parts.isEmpty()) {
             return EMPTY_TEXT;
         }

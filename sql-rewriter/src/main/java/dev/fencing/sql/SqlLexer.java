@@ -40,6 +40,7 @@ final class SqlLexer {
     private int markers;
     private int depth;
     private int maxDepth;
+    private boolean executableComment;
 
     private SqlLexer(String sql, Dialect dialect, boolean backslashStrings) {
         this.sql = sql;
@@ -61,6 +62,19 @@ final class SqlLexer {
         SqlLexer lexer = new SqlLexer(sql, dialect, backslashStrings);
         lexer.run();
         return lexer.parts;
+    }
+
+    /**
+     * Whether {@code sql} holds a MariaDB/MySQL executable comment ({@code /*! ... *}{@code /}, {@code /*M! ...}),
+     * whose content the server runs as SQL although it looks like a comment.
+     */
+    static boolean hasExecutableComment(String sql, Dialect dialect) {
+        if (dialect != Dialect.MARIADB || !sql.contains("/*!") && !sql.contains("/*M!")) {
+            return false;
+        }
+        SqlLexer lexer = new SqlLexer(sql, dialect, true);
+        lexer.run();
+        return lexer.executableComment;
     }
 
     /** Whether a session setting can change where {@code '...'} strings end in this dialect. */
@@ -178,6 +192,7 @@ final class SqlLexer {
     }
 
     private void skipBlockComment() {
+        executableComment |= dialect == Dialect.MARIADB && (sql.startsWith("/*!", pos) || sql.startsWith("/*M!", pos));
         boolean nested = dialect == Dialect.POSTGRESQL || dialect == Dialect.H2;
         int level = 0;
         while (pos < sql.length()) {

@@ -345,4 +345,13 @@ class SqlAnalyzerTest {
         assertEquals(StatementKind.MUTATION, bare.kind(), bare::toString);
         assertNull(bare.joined());
     }
+
+    @Test
+    void mariadbExecutableCommentsAreRefused_C5() {
+        SqlAnalyzer mariadb = new SqlAnalyzer(Dialect.MARIADB, EpochTable.of("fencing_epoch"), 10);
+        assertEquals(StatementKind.UNGUARDABLE, mariadb.analyze("/*! DELETE FROM t */").kind());
+        assertEquals(StatementKind.UNGUARDABLE, mariadb.analyze("SELECT 1 /*M!100000 , (SELECT 2) */").kind());
+        assertEquals(StatementKind.READ_ONLY, mariadb.analyze("SELECT '/*! not a comment */' FROM t").kind());
+        assertEquals(StatementKind.READ_ONLY, pg.analyze("SELECT 1 /*! a comment on PostgreSQL */").kind());
+    }
 }
