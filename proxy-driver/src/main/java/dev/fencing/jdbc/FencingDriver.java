@@ -2,6 +2,7 @@ package dev.fencing.jdbc;
 
 import dev.fencing.jdbc.internal.FencedConnectionImpl;
 import dev.fencing.jdbc.internal.Settings;
+import dev.fencing.jdbc.internal.Unfenced;
 
 import java.sql.Connection;
 import java.sql.Driver;
@@ -9,7 +10,6 @@ import java.sql.DriverManager;
 import java.sql.DriverPropertyInfo;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.util.Enumeration;
 import java.util.Properties;
 import java.util.logging.Logger;
 
@@ -33,28 +33,12 @@ public final class FencingDriver implements Driver {
             return null;
         }
         Settings settings = Settings.parse(url, info);
-        Driver target = targetDriver(settings.targetUrl());
+        Driver target = Unfenced.targetDriver(settings.targetUrl());
         Connection raw = target.connect(settings.targetUrl(), settings.targetProperties());
         if (raw == null) {
             throw new SQLException("fencing: the driver for " + settings.targetUrl() + " refused the URL", "08001");
         }
         return FencedConnectionImpl.open(raw, settings);
-    }
-
-    private static Driver targetDriver(String targetUrl) throws SQLException {
-        Enumeration<Driver> drivers = DriverManager.getDrivers();
-        while (drivers.hasMoreElements()) {
-            Driver driver = drivers.nextElement();
-            if (!(driver instanceof FencingDriver) && driver.acceptsURL(targetUrl)) {
-                return driver;
-            }
-        }
-        throw new SQLException("fencing: no JDBC driver on the class path accepts " + redact(targetUrl)
-                + " (add the database's driver, e.g. org.postgresql:postgresql or com.h2database:h2)", "08001");
-    }
-
-    private static String redact(String url) {
-        return url.replaceAll("(?i)(password=)[^&;]*", "$1***");
     }
 
     @Override
@@ -74,6 +58,7 @@ public final class FencingDriver implements Driver {
             {Settings.TABLE, "epoch table (default " + Settings.DEFAULT_TABLE + ")"},
             {Settings.SCHEMA, "validate (default) or create the epoch table at connect"},
             {Settings.UNWRAP, "deny (default) or allow unwrapping to the underlying driver's objects"},
+            {Settings.EXEMPT, "comma-separated tables whose mutations need no token (e.g. an audit log)"},
             {Settings.CACHE_SIZE, "analysed statements kept per database (default " + Settings.DEFAULT_CACHE_SIZE + ")"},
         };
         DriverPropertyInfo[] out = new DriverPropertyInfo[settings.length];

@@ -16,10 +16,12 @@ public final class Analysis {
     private final boolean returnsRows;
     private final int statementCount;
     private final GuardedSql joined;
+    private final boolean mayEndTransaction;
+    private final boolean callEscape;
 
     Analysis(StatementKind kind, List<String> targetTables, TransactionControl transactionControl,
              String settingName, String settingValue, String reason, boolean returnsRows, int statementCount,
-             GuardedSql joined) {
+             GuardedSql joined, boolean mayEndTransaction, boolean callEscape) {
         this.kind = kind;
         this.targetTables = List.copyOf(targetTables);
         this.transactionControl = transactionControl;
@@ -29,6 +31,8 @@ public final class Analysis {
         this.returnsRows = returnsRows;
         this.statementCount = statementCount;
         this.joined = joined;
+        this.mayEndTransaction = mayEndTransaction;
+        this.callEscape = callEscape;
     }
 
     public StatementKind kind() {
@@ -79,6 +83,22 @@ public final class Analysis {
      */
     public GuardedSql joined() {
         return joined;
+    }
+
+    /**
+     * Whether the database may commit the open transaction while running this text, as H2 and MariaDB do before
+     * DDL and some settings: the epoch-row lock the transaction held may be gone afterwards.
+     */
+    public boolean mayEndTransaction() {
+        return mayEndTransaction;
+    }
+
+    /**
+     * Whether the text is a JDBC call escape ({@code {call p(?)}}): drivers resolve it only at the start of a text,
+     * so no guard statement may be sent ahead of it in the same text.
+     */
+    public boolean isCallEscape() {
+        return callEscape;
     }
 
     @Override

@@ -55,6 +55,14 @@ public enum Dialect {
         return sharedRowLocks;
     }
 
+    /**
+     * Whether the database commits an open transaction on its own before DDL and some settings (H2, MariaDB), so
+     * the guard's epoch-row lock is gone after such a statement.
+     */
+    public boolean commitsImplicitly() {
+        return this == H2 || this == MARIADB;
+    }
+
     /** The lock clause a guard appends to its epoch-row read. */
     public String rowLockClause() {
         return sharedRowLocks ? (this == MARIADB ? "LOCK IN SHARE MODE" : "FOR SHARE") : "FOR UPDATE";

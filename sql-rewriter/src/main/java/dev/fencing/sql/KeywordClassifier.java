@@ -8,16 +8,23 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Recognises from its first keywords what a statement is when no parser is needed: transaction control,
- * {@code SET fencing.*}, other session settings, plain queries, and H2's {@code MERGE ... KEY} upsert.
+ * Recognises from its first keywords what a statement is when no parser is needed (or none can read it):
+ * transaction control, {@code SET fencing.*}, other session settings, plain queries, H2's {@code MERGE ... KEY}
+ * upsert, PostgreSQL's {@code COPY}, {@code LOCK}, {@code EXECUTE}, {@code DEALLOCATE}, maintenance and cursor
+ * statements, and JDBC call escapes.
  */
 final class KeywordClassifier {
     private static final String FENCING_PREFIX = "fencing.";
     private static final Set<String> QUERY_STARTS = Set.of("SELECT", "VALUES", "TABLE", "EXPLAIN");
-    private static final Set<String> SESSION_STARTS = Set.of("SET", "RESET", "SHOW", "DISCARD");
+    private static final Set<String> SESSION_STARTS = Set.of("SET", "RESET", "SHOW", "DISCARD", "DEALLOCATE",
+            "LISTEN", "UNLISTEN", "NOTIFY");
+    /**
+     * Statements that change no table's rows: maintenance (which PostgreSQL will not run inside a transaction
+     * block, so it could not run after a guard anyway) and cursor movement.
+     */
+    private static final Set<String> NO_DATA_STARTS = Set.of("VACUUM", "CLUSTER", "REINDEX", "CHECKPOINT", "FETCH",
+            "MOVE", "CLOSE");
     private static final Set<String> BEGIN_FOLLOWERS = Set.of("WORK", "TRANSACTION", "ISOLATION", "READ", "DEFERRABLE");
-    private static final Set<String> EXPLAIN_OPTIONS = Set.of("ANALYZE", "ANALYSE", "VERBOSE", "EXTENDED",
-            "PARTITIONS", "FORMAT", "JSON", "TEXT", "XML", "YAML", "TRADITIONAL");
 
     private KeywordClassifier() {
     }
@@ -40,6 +47,9 @@ final class KeywordClassifier {
         if (SESSION_STARTS.contains(first)) {
             return Analyses.sessionSetting(1, first.equals("SHOW"));
         }
+        if (NO_DATA_STARTS.contains(first)) {
+            return Analyses.readOnly(1, first.equals("FETCH"));
+        }
         if (QUERY_STARTS.contains(first) && !containsWord(tokens, "INTO")
                 && !(first.equals("EXPLAIN") && containsWord(tokens, "ANALYZE", "ANALYSE"))) {
             return Analyses.readOnly(1, true);
@@ -47,28 +57,85 @@ final class KeywordClassifier {
         if (first.equals("MERGE") && containsTopLevelWord(tokens, "KEY") && !containsTopLevelWord(tokens, "USING")) {
             return h2MergeKey(part);
         }
+        switch (first) {
+            case "COPY":
+                return copyTable(part);
+            case "LOCK":
+                return lock(tokens);
+            case "EXECUTE":
+            case "EXEC":
+                // Runs a statement prepared earlier (or built from a string): what it writes is unknown here.
+                return Analyses.mutation(List.of(), true, 1, null);
+            default:
+                return isCallEscape(tokens) ? Analyses.callEscape() : null;
+        }
+    }
+
+    /**
+     * {@code COPY table [(columns)] FROM ...} writes the table; {@code COPY table TO STDOUT} reads it; {@code COPY
+     * table TO 'file' | PROGRAM 'cmd'} writes outside the database, which needs a token too. {@code COPY (query)}
+     * is found by {@link InnerStatements}; any other shape is left to the parser, which refuses it.
+     */
+    private static Analysis copyTable(Part part) {
+        List<Token> tokens = part.tokens();
+        int i = word(tokens, 1).equals("BINARY") ? 2 : 1;
+        String table = null;
+        while (i < tokens.size() && isName(tokens.get(i))) {
+            table = StatementClassifier.simpleName(part.source(tokens.get(i)));
+            i++;
+            if (i < tokens.size() && tokens.get(i).isPunctuation('.')) {
+                i++;
+            } else {
+                break;
+            }
+        }
+        if (table == null || i >= tokens.size()) {
+            return null;
+        }
+        if (tokens.get(i).isPunctuation('(')) {
+            i = InnerStatements.closing(tokens, i) + 1;
+            if (i <= 0 || i >= tokens.size()) {
+                return null;
+            }
+        }
+        if (tokens.get(i).is("FROM")) {
+            return Analyses.mutation(List.of(table), false, 1, null);
+        }
+        if (tokens.get(i).is("TO")) {
+            return word(tokens, i + 1).equals("STDOUT") ? Analyses.readOnly(1, false)
+                    : Analyses.mutation(List.of(), false, 1, null);
+        }
         return null;
     }
 
     /**
-     * For {@code EXPLAIN ANALYZE <statement>}, which runs its statement: the text of that statement; otherwise
-     * {@code null}.
+     * {@code LOCK [TABLE] names [IN mode MODE] [NOWAIT]} changes no data, like {@code SELECT ... FOR UPDATE}: it
+     * passes without a token. Only names and keywords may follow, so nothing else can hide in it.
      */
-    static String statementRunByExplain(Part part) {
-        List<Token> tokens = part.tokens();
-        if (!word(tokens, 0).equals("EXPLAIN") || !containsWord(tokens, "ANALYZE", "ANALYSE")) {
-            return null;
-        }
+    private static Analysis lock(List<Token> tokens) {
         for (int i = 1; i < tokens.size(); i++) {
             Token token = tokens.get(i);
-            boolean option = token.depth() > 0 || token.isPunctuation('(') || token.isPunctuation(')')
-                    || token.isPunctuation('=')
-                    || token.kind() == Kind.WORD && EXPLAIN_OPTIONS.contains(token.upper());
-            if (!option) {
-                return part.text().substring(token.start());
+            if (!isName(token) && !token.isPunctuation('.') && !token.isPunctuation(',') && !token.isPunctuation('*')) {
+                return null;
             }
         }
-        return null;
+        return tokens.size() > 1 ? Analyses.readOnly(1, false) : null;
+    }
+
+    /** A JDBC call escape, {@code {call p(?)}} or {@code {? = call f(?)}}: a procedure call, whatever it becomes. */
+    private static boolean isCallEscape(List<Token> tokens) {
+        if (tokens.isEmpty() || !tokens.get(0).isPunctuation('{')) {
+            return false;
+        }
+        int i = 1;
+        if (i + 1 < tokens.size() && tokens.get(i).kind() == Kind.MARKER && tokens.get(i + 1).isPunctuation('=')) {
+            i += 2;
+        }
+        return word(tokens, i).equals("CALL");
+    }
+
+    static boolean isName(Token token) {
+        return token.kind() == Kind.WORD || token.kind() == Kind.QUOTED_IDENTIFIER;
     }
 
     private static TransactionControl transactionControl(List<Token> tokens, String first, String second) {
@@ -160,7 +227,7 @@ final class KeywordClassifier {
         return Analyses.mutation(targets, false, 1, null);
     }
 
-    private static String word(List<Token> tokens, int index) {
+    static String word(List<Token> tokens, int index) {
         if (index >= tokens.size()) {
             return "";
         }
@@ -168,7 +235,7 @@ final class KeywordClassifier {
         return token.kind() == Kind.WORD ? token.upper() : "";
     }
 
-    private static boolean containsWord(List<Token> tokens, String... words) {
+    static boolean containsWord(List<Token> tokens, String... words) {
         for (Token token : tokens) {
             for (String word : words) {
                 if (token.is(word)) {

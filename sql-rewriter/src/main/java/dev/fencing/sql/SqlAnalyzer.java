@@ -3,6 +3,7 @@ package dev.fencing.sql;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,9 +17,13 @@ import net.sf.jsqlparser.statement.Statement;
 public final class SqlAnalyzer {
     private static final Analysis NULL_TEXT = Analyses.unguardable("the SQL text is null", 0);
     private static final Analysis EMPTY_TEXT = Analyses.readOnly(0, false);
+    /** First words of statements that never make H2 or MariaDB commit on their own. */
+    private static final Set<String> PLAIN_STARTS = Set.of("SELECT", "WITH", "VALUES", "TABLE", "INSERT", "UPDATE",
+            "DELETE", "MERGE", "REPLACE", "UPSERT", "EXPLAIN", "SHOW");
 
     private final Dialect dialect;
     private final EpochSql epochSql;
+    private final List<String> protectedTables;
     private final GuardRewriter rewriter;
     private final int cacheCapacity;
     private final Map<String, Analysis> cache;
@@ -28,11 +33,27 @@ public final class SqlAnalyzer {
      * @throws IllegalArgumentException when {@code cacheCapacity} is negative
      */
     public SqlAnalyzer(Dialect dialect, EpochTable epochTable, int cacheCapacity) {
+        this(dialect, epochTable, List.of(), cacheCapacity);
+    }
+
+    /**
+     * @param alsoProtected tables the driver protects besides the epoch table (the issuer's lease table): a call or
+     *                      block whose text names one counts as a write to it
+     * @param cacheCapacity how many texts to remember; when full the cache starts over. 0 caches nothing.
+     * @throws IllegalArgumentException when {@code cacheCapacity} is negative
+     */
+    public SqlAnalyzer(Dialect dialect, EpochTable epochTable, List<EpochTable> alsoProtected, int cacheCapacity) {
         if (cacheCapacity < 0) {
             throw new IllegalArgumentException("cache capacity " + cacheCapacity + " is negative");
         }
         this.dialect = dialect;
         this.epochSql = new EpochSql(dialect, epochTable);
+        List<String> names = new ArrayList<>();
+        names.add(epochTable.simpleName());
+        for (EpochTable table : alsoProtected) {
+            names.add(table.simpleName());
+        }
+        this.protectedTables = List.copyOf(names);
         this.rewriter = new GuardRewriter(GuardExpression.of(epochSql), dialect);
         this.cacheCapacity = cacheCapacity;
         this.cache = new ConcurrentHashMap<>(Math.min(cacheCapacity, 1024));
@@ -68,6 +89,15 @@ public final class SqlAnalyzer {
 
     private Analysis analyzeText(String sql) {
         List<SqlLexer.Part> parts = SqlLexer.split(sql, dialect);
+        if (SqlLexer.stringsDependOnSession(dialect) && sql.indexOf('\\') >= 0
+                && !parts.equals(SqlLexer.split(sql, dialect, dialect != Dialect.MARIADB))) {
+            return Analyses.unguardable("where its strings end depends on a session setting (backslashes in '...'"
+                    + " strings; standard_conforming_strings): " + Analyses.excerpt(sql), Math.max(parts.size(), 1));
+        }
+        if (SqlLexer.hasExecutableComment(sql, dialect)) {
+            return Analyses.unguardable("MariaDB runs the content of /*! ... */ comments: " + Analyses.excerpt(sql),
+                    Math.max(parts.size(), 1));
+        }
         if (parts.isEmpty()) {
             return EMPTY_TEXT;
         }
@@ -81,11 +111,35 @@ public final class SqlAnalyzer {
         return combine(analyses);
     }
 
-    /** One statement; {@code joinable} when it is the whole text, so a joined form may be built. */
+    /**
+     * One statement; {@code joinable} when it is the whole text, so a joined form may be built. A mutation whose
+     * targets cannot be named (a call, a block, dynamic SQL) but whose text names the epoch table (or another
+     * protected table) counts as a write to it.
+     */
     private Analysis analyzePart(SqlLexer.Part part, boolean joinable) {
-        String explained = KeywordClassifier.statementRunByExplain(part);
-        if (explained != null) {
-            return explained(explained);
+        Analysis analysis = classifyPart(part, joinable);
+        if (analysis.kind() == StatementKind.MUTATION && analysis.targetTables().isEmpty()) {
+            String text = part.text().toLowerCase(Locale.ROOT);
+            for (String table : protectedTables) {
+                if (text.contains(table)) {
+                    analysis = Analyses.withTargets(analysis, List.of(table));
+                    break;
+                }
+            }
+        }
+        boolean plain = PLAIN_STARTS.contains(KeywordClassifier.word(part.tokens(), 0));
+        if (dialect.commitsImplicitly() && !plain && !analysis.mayEndTransaction()
+                && (analysis.kind() == StatementKind.MUTATION || analysis.kind() == StatementKind.SESSION_SETTING
+                || analysis.kind() == StatementKind.READ_ONLY)) {
+            analysis = Analyses.endingTransaction(analysis);
+        }
+        return analysis;
+    }
+
+    private Analysis classifyPart(SqlLexer.Part part, boolean joinable) {
+        InnerStatements.Inner inner = InnerStatements.find(part);
+        if (inner != null) {
+            return carried(inner);
         }
         Analysis recognised = KeywordClassifier.classify(part);
         if (recognised != null) {
@@ -101,35 +155,87 @@ public final class SqlAnalyzer {
         } catch (ParseException | RuntimeException | StackOverflowError e) {
             return Analyses.unguardable("JSqlParser cannot parse: " + Analyses.excerpt(part.text()), 1);
         }
-        Analysis analysis = StatementClassifier.classify(statement);
+        Analysis analysis;
+        try {
+            analysis = StatementClassifier.classify(statement);
+        } catch (RuntimeException e) {
+            return Analyses.unguardable("cannot classify what JSqlParser read: " + Analyses.excerpt(part.text()), 1);
+        }
         if (!joinable || analysis.kind() != StatementKind.MUTATION || analysis.returnsRows()) {
             return analysis;
         }
-        GuardedSql joined = rewriter.join(statement, part.markers(), part.maxDepth());
+        GuardedSql joined = join(statement, part);
         return joined == null ? analysis : Analyses.mutation(analysis.targetTables(), false, 1, joined);
     }
 
-    /** {@code EXPLAIN ANALYZE} runs its statement: it is what that statement is, and it yields rows. */
-    private Analysis explained(String statement) {
-        List<SqlLexer.Part> parts = SqlLexer.split(statement, dialect);
-        if (parts.size() != 1) {
-            return Analyses.unguardable("cannot tell what EXPLAIN ANALYZE runs: " + Analyses.excerpt(statement), 1);
+    /**
+     * The joined form, or {@code null}. JSqlParser sometimes accepts an incomplete statement (a bare
+     * {@code DELETE}) and then fails to print it: such a statement simply has no joined form, and the guard runs
+     * ahead of it.
+     */
+    private GuardedSql join(Statement statement, SqlLexer.Part part) {
+        try {
+            return rewriter.join(statement, part.markers(), part.maxDepth());
+        } catch (RuntimeException e) {
+            return null;
         }
-        Analysis inner = analyzePart(parts.get(0), false);
-        switch (inner.kind()) {
-            case MUTATION:
-                return Analyses.mutation(inner.targetTables(), true, 1, null);
-            case READ_ONLY:
-                return Analyses.readOnly(1, true);
-            case UNGUARDABLE:
-                return inner;
+    }
+
+    /** A statement that carries others is what they are, as its carrier uses them (see {@link InnerStatements}). */
+    private Analysis carried(InnerStatements.Inner inner) {
+        Set<String> targets = new LinkedHashSet<>();
+        boolean mutation = false;
+        for (String text : inner.statements()) {
+            List<SqlLexer.Part> parts = SqlLexer.split(text, dialect);
+            if (parts.size() != 1) {
+                return Analyses.unguardable("cannot tell what " + inner.carrier() + " runs: " + Analyses.excerpt(text),
+                        1);
+            }
+            Analysis analysis = analyzePart(parts.get(0), false);
+            switch (analysis.kind()) {
+                case MUTATION:
+                    mutation = true;
+                    targets.addAll(analysis.targetTables());
+                    break;
+                case READ_ONLY:
+                    break;
+                case UNGUARDABLE:
+                    return analysis;
+                default:
+                    return Analyses.unguardable(inner.carrier() + " of a statement that is not a query or a mutation: "
+                            + Analyses.excerpt(text), 1);
+            }
+        }
+        List<String> targetList = new ArrayList<>(targets);
+        switch (inner.carrier()) {
+            case EXPLAIN_ANALYZE:
+                return mutation ? Analyses.mutation(targetList, true, 1, null) : Analyses.readOnly(1, true);
+            case PREPARE:
+            case DECLARE_CURSOR:
+            case COPY_TO_CLIENT:
+                return mutation ? Analyses.mutation(targetList, false, 1, null) : Analyses.readOnly(1, false);
+            case COPY_TO_SERVER:
+                return Analyses.mutation(targetList, false, 1, null);
+            case DELTA_TABLE:
+                return mutation ? Analyses.mutation(targetList, true, 1, null)
+                        : Analyses.unguardable("a delta table over a statement that changes no data", 1);
             default:
-                return Analyses.unguardable("EXPLAIN ANALYZE of a statement that is not a query or a mutation", 1);
+                return Analyses.unguardable("a data change delta table (FINAL/NEW/OLD TABLE) outside a query", 1);
         }
     }
 
     /** Several statements in one text: guarded as a whole or refused as a whole, never joined. */
     private static Analysis combine(List<Analysis> analyses) {
+        Analysis combined = combineKinds(analyses);
+        for (Analysis analysis : analyses) {
+            if (analysis.mayEndTransaction()) {
+                return Analyses.endingTransaction(combined);
+            }
+        }
+        return combined;
+    }
+
+    private static Analysis combineKinds(List<Analysis> analyses) {
         int count = analyses.size();
         int transactionControls = 0;
         Analysis control = null;

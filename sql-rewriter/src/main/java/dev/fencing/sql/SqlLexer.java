@@ -32,6 +32,7 @@ final class SqlLexer {
 
     private final String sql;
     private final Dialect dialect;
+    private final boolean backslashStrings;
     private final List<Part> parts = new ArrayList<>();
     private int pos;
     private int partStart;
@@ -39,17 +40,46 @@ final class SqlLexer {
     private int markers;
     private int depth;
     private int maxDepth;
+    private boolean executableComment;
 
-    private SqlLexer(String sql, Dialect dialect) {
+    private SqlLexer(String sql, Dialect dialect, boolean backslashStrings) {
         this.sql = sql;
         this.dialect = dialect;
+        this.backslashStrings = backslashStrings;
     }
 
     /** The statements of {@code sql}, without empty ones (only whitespace or comments). */
     static List<Part> split(String sql, Dialect dialect) {
-        SqlLexer lexer = new SqlLexer(sql, dialect);
+        return split(sql, dialect, dialect == Dialect.MARIADB);
+    }
+
+    /**
+     * The statements of {@code sql} read with or without backslash escapes in {@code '...'} strings. A session can
+     * switch between the two (PostgreSQL's {@code standard_conforming_strings}, MariaDB's
+     * {@code NO_BACKSLASH_ESCAPES}), so a text is only understood when both readings agree.
+     */
+    static List<Part> split(String sql, Dialect dialect, boolean backslashStrings) {
+        SqlLexer lexer = new SqlLexer(sql, dialect, backslashStrings);
         lexer.run();
         return lexer.parts;
+    }
+
+    /**
+     * Whether {@code sql} holds a MariaDB/MySQL executable comment ({@code /*! ... *}{@code /}, {@code /*M! ...}),
+     * whose content the server runs as SQL although it looks like a comment.
+     */
+    static boolean hasExecutableComment(String sql, Dialect dialect) {
+        if (dialect != Dialect.MARIADB || !sql.contains("/*!") && !sql.contains("/*M!")) {
+            return false;
+        }
+        SqlLexer lexer = new SqlLexer(sql, dialect, true);
+        lexer.run();
+        return lexer.executableComment;
+    }
+
+    /** Whether a session setting can change where {@code '...'} strings end in this dialect. */
+    static boolean stringsDependOnSession(Dialect dialect) {
+        return dialect == Dialect.POSTGRESQL || dialect == Dialect.MARIADB;
     }
 
     private void run() {
@@ -57,10 +87,10 @@ final class SqlLexer {
         while (pos < n) {
             char c = sql.charAt(pos);
             int start = pos;
-            if (Character.isWhitespace(c)) {
+            if (isSpace(c)) {
                 pos++;
             } else if (c == '-' && peek(1) == '-' && (dialect != Dialect.MARIADB || isSpaceOrEnd(pos + 2))
-                    || c == '#' && dialect == Dialect.MARIADB) {
+                    || c == '#' && dialect == Dialect.MARIADB || c == '/' && peek(1) == '/' && dialect == Dialect.H2) {
                 skipLineComment();
             } else if (c == '/' && peek(1) == '*') {
                 skipBlockComment();
@@ -69,10 +99,10 @@ final class SqlLexer {
                 pos++;
                 partStart = pos;
             } else if (c == '\'') {
-                skipQuoted('\'', dialect == Dialect.MARIADB);
+                skipQuoted('\'', backslashStrings);
                 add(Kind.STRING, start);
             } else if (c == '"') {
-                skipQuoted('"', dialect == Dialect.MARIADB);
+                skipQuoted('"', dialect == Dialect.MARIADB && backslashStrings);
                 add(dialect == Dialect.MARIADB ? Kind.STRING : Kind.QUOTED_IDENTIFIER, start);
             } else if (c == '`') {
                 skipQuoted('`', false);
@@ -137,6 +167,20 @@ final class SqlLexer {
         return dialect == Dialect.POSTGRESQL || dialect == Dialect.H2;
     }
 
+    /** H2 has {@code $$...$$} only; PostgreSQL also has tagged {@code $tag$...$tag$}. */
+    private boolean dollarTagsAllowed() {
+        return dialect == Dialect.POSTGRESQL;
+    }
+
+    /**
+     * White space as the databases see it: H2 also separates words with no-break spaces (U+00A0, U+2007, U+202F),
+     * which {@link Character#isWhitespace} excludes; PostgreSQL only with ASCII white space, where treating more as
+     * white space only shows the classifier more words.
+     */
+    static boolean isSpace(char c) {
+        return Character.isWhitespace(c) || Character.isSpaceChar(c);
+    }
+
     private static boolean isWordChar(char c) {
         return Character.isLetterOrDigit(c) || c == '_' || c == '$';
     }
@@ -148,7 +192,8 @@ final class SqlLexer {
     }
 
     private void skipBlockComment() {
-        boolean nested = dialect == Dialect.POSTGRESQL;
+        executableComment |= dialect == Dialect.MARIADB && (sql.startsWith("/*!", pos) || sql.startsWith("/*M!", pos));
+        boolean nested = dialect == Dialect.POSTGRESQL || dialect == Dialect.H2;
         int level = 0;
         while (pos < sql.length()) {
             if (sql.startsWith("/*", pos) && (nested || level == 0)) {
@@ -190,7 +235,10 @@ final class SqlLexer {
     /** The end (exclusive) of a {@code $tag$} opening at {@code pos}, or -1 when {@code $} starts no dollar quote. */
     private int dollarTagEnd() {
         int i = pos + 1;
-        if (i < sql.length() && Character.isDigit(sql.charAt(i))) {
+        if (i < sql.length() && sql.charAt(i) == '$') {
+            return i + 1;
+        }
+        if (!dollarTagsAllowed() || i < sql.length() && Character.isDigit(sql.charAt(i))) {
             return -1;
         }
         while (i < sql.length() && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_')) {

@@ -15,6 +15,8 @@ import net.sf.jsqlparser.statement.ShowStatement;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.UseStatement;
 import net.sf.jsqlparser.statement.alter.Alter;
+import net.sf.jsqlparser.statement.alter.AlterExpression;
+import net.sf.jsqlparser.statement.alter.RenameTableStatement;
 import net.sf.jsqlparser.statement.comment.Comment;
 import net.sf.jsqlparser.statement.create.index.CreateIndex;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
@@ -121,12 +123,32 @@ final class StatementClassifier {
             add(createView.getView());
         } else if (statement instanceof Alter alter) {
             add(alter.getTable());
+            renamedTo(alter.getAlterExpressions());
+        } else if (statement instanceof RenameTableStatement rename) {
+            rename.getTableNames().forEach(names -> {
+                add(names.getKey());
+                add(names.getValue());
+            });
         } else if (statement instanceof Comment comment) {
             add(comment.getTable());
         } else if (statement instanceof Drop drop) {
             dropped(drop);
         }
         return false;
+    }
+
+    /** {@code ALTER TABLE t RENAME TO n} writes n as well: renaming a table onto the epoch table is a write to it. */
+    private void renamedTo(List<AlterExpression> expressions) {
+        if (expressions == null) {
+            return;
+        }
+        for (AlterExpression expression : expressions) {
+            String newName = expression.getNewTableName();
+            if (newName != null) {
+                String[] parts = newName.split("\\.");
+                targets.add(simpleName(parts[parts.length - 1]));
+            }
+        }
     }
 
     private void dropped(Drop drop) {

@@ -187,11 +187,14 @@ class SqlAnalyzerTest {
 
     @Test
     void unparseableTextIsUnguardable_C5() {
-        Analysis copy = pg.analyze("COPY t FROM stdin");
-        assertEquals(StatementKind.UNGUARDABLE, copy.kind());
-        assertTrue(copy.reason().startsWith("JSqlParser cannot parse: COPY t FROM stdin"), copy.reason());
+        Analysis copy = pg.analyze("COPY t FROM stdin WITH (FORMAT csv) garbage (");
+        assertEquals(StatementKind.MUTATION, copy.kind(), "COPY ... FROM is a write whatever follows");
+        Analysis unknown = pg.analyze("SECURITY LABEL ON TABLE t IS 'x'");
+        assertEquals(StatementKind.UNGUARDABLE, unknown.kind());
+        assertTrue(unknown.reason().startsWith("JSqlParser cannot parse: SECURITY LABEL"), unknown.reason());
         assertKind(StatementKind.UNGUARDABLE, "UPDATE ONLY t SET a = 1");
-        assertKind(StatementKind.UNGUARDABLE, "LOCK TABLE t");
+        assertKind(StatementKind.UNGUARDABLE, "LOCK TABLE t IN (SELECT 1) MODE");
+        assertKind(StatementKind.UNGUARDABLE, "COPY t WITH oids");
         assertKind(StatementKind.UNGUARDABLE, "SELECT 1; this is not sql");
         assertKind(StatementKind.UNGUARDABLE, "SELECT " + "(".repeat(200) + "1" + ")".repeat(200) + " INTO x");
     }
@@ -224,5 +227,141 @@ class SqlAnalyzerTest {
         for (int i = 0; i < 10; i++) {
             assertEquals(StatementKind.MUTATION, small.analyze("DELETE FROM t WHERE a = " + i).kind());
         }
+    }
+
+    @Test
+    void copyFromWritesItsTableAndCopyToStdoutReads_C5() {
+        assertEquals(List.of("t"), pg.analyze("COPY public.\"T\" (a, b) FROM STDIN WITH (FORMAT csv)").targetTables());
+        assertEquals(List.of("t"), pg.analyze("copy binary t from '/tmp/t.bin'").targetTables());
+        assertEquals(StatementKind.READ_ONLY, pg.analyze("COPY t TO STDOUT").kind());
+        assertEquals(StatementKind.READ_ONLY, pg.analyze("COPY (SELECT * FROM t) TO STDOUT WITH CSV").kind());
+        Analysis copyOut = pg.analyze("COPY (DELETE FROM t RETURNING *) TO STDOUT");
+        assertEquals(StatementKind.MUTATION, copyOut.kind());
+        assertEquals(List.of("t"), copyOut.targetTables());
+        assertEquals(StatementKind.MUTATION, pg.analyze("COPY t TO PROGRAM 'cat > /tmp/x'").kind(),
+                "writing a server file or running a program needs a token");
+        assertEquals(List.of("fencing_epoch"), pg.analyze("COPY fencing_epoch FROM STDIN").targetTables());
+    }
+
+    @Test
+    void preparedStatementsAreWhatTheyRunAndExecuteNeedsAToken_C5() {
+        assertEquals(List.of("t"), pg.analyze("PREPARE p (int) AS UPDATE t SET a = $1").targetTables());
+        assertEquals(StatementKind.READ_ONLY, pg.analyze("PREPARE q AS SELECT * FROM t").kind());
+        assertEquals(List.of("fencing_epoch"), pg.analyze("PREPARE r AS DELETE FROM fencing_epoch").targetTables());
+        Analysis execute = pg.analyze("EXECUTE p (1)");
+        assertEquals(StatementKind.MUTATION, execute.kind());
+        assertEquals(List.of(), execute.targetTables());
+        assertEquals(StatementKind.SESSION_SETTING, pg.analyze("DEALLOCATE ALL").kind());
+        assertEquals(StatementKind.MUTATION, h2.analyze("EXECUTE IMMEDIATE 'DELETE FROM t'").kind());
+    }
+
+    @Test
+    void maintenanceNotificationsAndCursorsChangeNoData_C5() {
+        for (String sql : new String[] {"VACUUM (ANALYZE) t", "CLUSTER t USING i", "REINDEX TABLE t", "CHECKPOINT",
+            "FETCH 10 FROM c", "MOVE LAST IN c", "CLOSE c"}) {
+            assertEquals(StatementKind.READ_ONLY, pg.analyze(sql).kind(), sql);
+        }
+        assertEquals(StatementKind.SESSION_SETTING, pg.analyze("NOTIFY jobs, 'x'").kind());
+        assertEquals(StatementKind.READ_ONLY, pg.analyze("DECLARE c NO SCROLL CURSOR WITH HOLD FOR SELECT * FROM t")
+                .kind());
+        Analysis writingCursor = pg.analyze("DECLARE c CURSOR FOR WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d");
+        assertEquals(List.of("t"), writingCursor.targetTables());
+        assertEquals(StatementKind.UNGUARDABLE, pg.analyze("DECLARE c CURSOR FOR SELECT 1; garbage").kind());
+    }
+
+    @Test
+    void lockTableChangesNoDataAndPasses_C5() {
+        assertEquals(StatementKind.READ_ONLY, pg.analyze("LOCK TABLE ONLY s.t, u IN ACCESS EXCLUSIVE MODE NOWAIT").kind());
+        assertEquals(StatementKind.READ_ONLY, pg.analyze("lock t").kind());
+    }
+
+    @Test
+    void h2DeltaTablesMakeAQueryAMutation_C5() {
+        Analysis finalTable = h2.analyze("SELECT * FROM FINAL TABLE (UPDATE t SET a = 1)");
+        assertEquals(StatementKind.MUTATION, finalTable.kind());
+        assertEquals(List.of("t"), finalTable.targetTables());
+        assertTrue(finalTable.returnsRows());
+        assertEquals(List.of("u", "t"), h2.analyze("SELECT * FROM OLD TABLE (DELETE FROM u) a, "
+                + "new table (INSERT INTO t VALUES (1)) b").targetTables());
+        assertEquals(List.of("fencing_epoch"), h2.analyze("SELECT id FROM FINAL TABLE (DELETE FROM fencing_epoch)")
+                .targetTables());
+        assertEquals(StatementKind.UNGUARDABLE,
+                h2.analyze("SET @x = (SELECT COUNT(*) FROM FINAL TABLE (UPDATE t SET a = 1))").kind());
+    }
+
+    @Test
+    void noBreakSpacesSeparateWordsAsOnH2_C5() {
+        Analysis hidden = h2.analyze("SELECT * FROM FINAL\u00a0TABLE\u202f(UPDATE t SET a = 1)");
+        assertEquals(StatementKind.MUTATION, hidden.kind(), hidden::toString);
+        assertEquals(List.of("t"), hidden.targetTables());
+    }
+
+    @Test
+    void jdbcCallEscapesAreCallsWhateverTheDriverMakesOfThem_C5() {
+        assertEquals(StatementKind.MUTATION, pg.analyze("{call p(?)}").kind());
+        assertTrue(pg.analyze("{call p(?)}").isCallEscape(), "no guard may be sent ahead of it in the same text");
+        assertFalse(pg.analyze("CALL p(?)").isCallEscape());
+        assertEquals(StatementKind.MUTATION, h2.analyze("{ ? = CALL f(?) }").kind());
+    }
+
+    @Test
+    void unknownWritesThatNameTheEpochTableAreWritesToIt_C5() {
+        assertEquals(List.of("fencing_epoch"), pg.analyze("DO $$ BEGIN UPDATE Fencing_Epoch SET epoch = 1; END $$")
+                .targetTables());
+        assertEquals(List.of("fencing_epoch"), pg.analyze("CALL reset('fencing_epoch')").targetTables());
+        assertEquals(List.of(), pg.analyze("CALL p(1)").targetTables());
+    }
+
+    @Test
+    void renamingATableNamesBothTables_C5() {
+        assertEquals(List.of("x", "fencing_epoch"), pg.analyze("ALTER TABLE x RENAME TO fencing_epoch").targetTables());
+        assertEquals(List.of("x", "fencing_epoch"), h2.analyze("ALTER TABLE PUBLIC.x RENAME TO FENCING_EPOCH")
+                .targetTables());
+    }
+
+    @Test
+    void textWhoseStringsDependOnStandardConformingStringsIsRefused_C5() {
+        Analysis tricky = pg.analyze("SELECT '\\' ';UPDATE t SET a = 0;SELECT ''");
+        assertEquals(StatementKind.UNGUARDABLE, tricky.kind());
+        assertEquals(StatementKind.READ_ONLY, pg.analyze("SELECT 'C:\\temp' FROM t").kind(),
+                "a backslash that does not move a string's end is fine");
+        assertEquals(StatementKind.READ_ONLY, pg.analyze("SELECT E'it\\'s' FROM t").kind());
+    }
+
+    @Test
+    void ddlAndSettingsMayEndTheTransactionOnH2ButNotOnPostgresql_C3() {
+        assertTrue(h2.analyze("CREATE TABLE x (a INT)").mayEndTransaction());
+        assertTrue(h2.analyze("SET MODE PostgreSQL").mayEndTransaction());
+        assertTrue(h2.analyze("UPDATE t SET a = 1; DROP TABLE x").mayEndTransaction());
+        assertFalse(h2.analyze("UPDATE t SET a = 1").mayEndTransaction());
+        assertFalse(h2.analyze("INSERT INTO t VALUES (1)").mayEndTransaction());
+        assertFalse(h2.analyze("SELECT * FROM t").mayEndTransaction());
+        assertFalse(pg.analyze("CREATE TABLE x (a INT)").mayEndTransaction());
+    }
+
+    @Test
+    void anIncompleteStatementTheParserAcceptsIsStillAMutation_C5() {
+        Analysis bare = h2.analyze("DELetE ");
+        assertEquals(StatementKind.MUTATION, bare.kind(), bare::toString);
+        assertNull(bare.joined());
+    }
+
+    @Test
+    void mariadbExecutableCommentsAreRefused_C5() {
+        SqlAnalyzer mariadb = new SqlAnalyzer(Dialect.MARIADB, EpochTable.of("fencing_epoch"), 10);
+        assertEquals(StatementKind.UNGUARDABLE, mariadb.analyze("/*! DELETE FROM t */").kind());
+        assertEquals(StatementKind.UNGUARDABLE, mariadb.analyze("SELECT 1 /*M!100000 , (SELECT 2) */").kind());
+        assertEquals(StatementKind.READ_ONLY, mariadb.analyze("SELECT '/*! not a comment */' FROM t").kind());
+        assertEquals(StatementKind.READ_ONLY, pg.analyze("SELECT 1 /*! a comment on PostgreSQL */").kind());
+    }
+
+    @Test
+    void aCallNamingAProtectedTableCountsAsAWriteToIt_C5() {
+        SqlAnalyzer analyzer = new SqlAnalyzer(Dialect.POSTGRESQL, EpochTable.of("fencing_epoch"),
+                List.of(EpochTable.of("fencing_lease")), 10);
+        assertEquals(List.of("fencing_lease"),
+                analyzer.analyze("DO $$ BEGIN DELETE FROM fencing_lease; END $$").targetTables());
+        assertEquals(List.of("fencing_epoch"), analyzer.analyze("CALL reset('FENCING_EPOCH')").targetTables());
+        assertEquals(List.of(), analyzer.analyze("CALL audit()").targetTables());
     }
 }

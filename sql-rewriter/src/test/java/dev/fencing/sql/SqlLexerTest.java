@@ -49,4 +49,24 @@ class SqlLexerTest {
         assertEquals(0, split(" ; -- nothing\n ;", Dialect.H2).size());
         assertEquals(1, split("SELECT 1;;", Dialect.H2).size());
     }
+
+    @Test
+    void h2LineCommentsWithSlashesAndNestedBlockComments_C5() {
+        List<SqlLexer.Part> parts = split("SELECT 1 // it's\n; UPDATE t SET a = 1", Dialect.H2);
+        assertEquals(2, parts.size(), "// starts a comment on H2, so the quote inside it opens no string");
+        assertEquals(1, split("SELECT 1 /* a /* b */ ; */", Dialect.H2).size());
+    }
+
+    @Test
+    void h2HasNoTaggedDollarQuotes_C5() {
+        assertEquals(3, split("SELECT $a$; UPDATE t SET a = 1; $a$", Dialect.H2).size());
+        assertEquals(1, split("SELECT $$x; y$$", Dialect.H2).size());
+    }
+
+    @Test
+    void backslashReadingCanMoveAStringsEnd_C5() {
+        String sql = "SELECT '\\' ';UPDATE t SET a = 0;SELECT ''";
+        assertEquals(1, SqlLexer.split(sql, Dialect.POSTGRESQL, false).size());
+        assertEquals(3, SqlLexer.split(sql, Dialect.POSTGRESQL, true).size());
+    }
 }

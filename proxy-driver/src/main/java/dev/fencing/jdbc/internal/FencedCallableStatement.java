@@ -38,12 +38,12 @@ final class FencedCallableStatement extends FencedPreparedStatement implements C
 
     @Override
     public Array getArray(String p1) throws SQLException {
-        return callable.getArray(p1);
+        return FencedArray.wrap(connection, callable.getArray(p1));
     }
 
     @Override
     public Array getArray(int p1) throws SQLException {
-        return callable.getArray(p1);
+        return FencedArray.wrap(connection, callable.getArray(p1));
     }
 
     @Override
@@ -214,32 +214,32 @@ final class FencedCallableStatement extends FencedPreparedStatement implements C
 
     @Override
     public <T> T getObject(String p1, Class<T> p2) throws SQLException {
-        return callable.getObject(p1, p2);
+        return connection.fenced(callable.getObject(p1, p2), p2);
     }
 
     @Override
     public Object getObject(String p1, java.util.Map<String, Class<?>> p2) throws SQLException {
-        return callable.getObject(p1, p2);
+        return connection.fenced(callable.getObject(p1, p2));
     }
 
     @Override
     public Object getObject(String p1) throws SQLException {
-        return callable.getObject(p1);
+        return connection.fenced(callable.getObject(p1));
     }
 
     @Override
     public <T> T getObject(int p1, Class<T> p2) throws SQLException {
-        return callable.getObject(p1, p2);
+        return connection.fenced(callable.getObject(p1, p2), p2);
     }
 
     @Override
     public Object getObject(int p1, java.util.Map<String, Class<?>> p2) throws SQLException {
-        return callable.getObject(p1, p2);
+        return connection.fenced(callable.getObject(p1, p2));
     }
 
     @Override
     public Object getObject(int p1) throws SQLException {
-        return callable.getObject(p1);
+        return connection.fenced(callable.getObject(p1));
     }
 
     @Override
@@ -569,27 +569,27 @@ final class FencedCallableStatement extends FencedPreparedStatement implements C
 
     @Override
     public void setObject(String p1, Object p2, int p3, int p4) throws SQLException {
-        callable.setObject(p1, p2, p3, p4);
+        callable.setObject(p1, FencedArray.unwrapped(p2), p3, p4);
     }
 
     @Override
     public void setObject(String p1, Object p2, int p3) throws SQLException {
-        callable.setObject(p1, p2, p3);
+        callable.setObject(p1, FencedArray.unwrapped(p2), p3);
     }
 
     @Override
     public void setObject(String p1, Object p2, SQLType p3, int p4) throws SQLException {
-        callable.setObject(p1, p2, p3, p4);
+        callable.setObject(p1, FencedArray.unwrapped(p2), p3, p4);
     }
 
     @Override
     public void setObject(String p1, Object p2, SQLType p3) throws SQLException {
-        callable.setObject(p1, p2, p3);
+        callable.setObject(p1, FencedArray.unwrapped(p2), p3);
     }
 
     @Override
     public void setObject(String p1, Object p2) throws SQLException {
-        callable.setObject(p1, p2);
+        callable.setObject(p1, FencedArray.unwrapped(p2));
     }
 
     @Override

@@ -23,14 +23,18 @@ import java.sql.ClientInfoStatus;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLClientInfoException;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -53,6 +57,9 @@ public final class FencedConnectionImpl implements FencedConnection {
     private final boolean unwrapAllowed;
     private final String epochTableName;
     private final String leaseTableName;
+    private final Set<String> exemptTables;
+    /** Analyses of texts with JDBC escapes, resolved by this connection's driver ({@code nativeSQL}). */
+    private final Map<String, Analysis> escaped = new HashMap<>();
     private final GuardedSql prefixGuard;
     private FencedDatabaseMetaData metaData;
 
@@ -68,6 +75,7 @@ public final class FencedConnectionImpl implements FencedConnection {
         this.unwrapAllowed = settings.unwrapAllowed();
         this.epochTableName = settings.epochTable().simpleName();
         this.leaseTableName = settings.leaseTable().simpleName();
+        this.exemptTables = settings.exemptTables();
         String prefix = analyzer.epochSql().prefixGuard();
         this.prefixGuard = prefix == null ? null
                 : new GuardedSql(prefix, new int[0], 1, 2, prefix.indexOf('?'), prefix.indexOf('?', prefix.indexOf('?') + 1));
@@ -80,7 +88,7 @@ public final class FencedConnectionImpl implements FencedConnection {
             if (dialect == Dialect.GENERIC) {
                 dialect = Dialect.fromUrl(settings.targetUrl());
             }
-            String key = dialect + "|" + settings.epochTable() + "|" + settings.cacheSize();
+            String key = dialect + "|" + settings.epochTable() + "|" + settings.leaseTable() + "|" + settings.cacheSize();
             Dialect chosen = dialect;
             SqlAnalyzer analyzer = ANALYZERS.computeIfAbsent(key, k -> newAnalyzer(chosen, settings));
             EpochSchema.prepare(raw, analyzer.epochSql(), settings.schemaMode());
@@ -97,7 +105,7 @@ public final class FencedConnectionImpl implements FencedConnection {
 
     private static SqlAnalyzer newAnalyzer(Dialect dialect, Settings settings) {
         try {
-            return new SqlAnalyzer(dialect, settings.epochTable(), settings.cacheSize());
+            return new SqlAnalyzer(dialect, settings.epochTable(), List.of(settings.leaseTable()), settings.cacheSize());
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
@@ -105,16 +113,34 @@ public final class FencedConnectionImpl implements FencedConnection {
 
     // ---- the statement path -------------------------------------------------------------------------------
 
-    /** What {@code sql} is; JDBC escapes ({call ...}) are resolved by the underlying driver before classifying. */
+    /**
+     * What {@code sql} is. A text the analyzer cannot read that holds JDBC escapes ({@code {fn ...}}, {@code {d
+     * ...}}, {@code {oj ...}}) is resolved by the underlying driver's {@code nativeSQL} and classified as what the
+     * database will run; the result is remembered per connection, since another driver may resolve it otherwise.
+     * Call escapes are calls whatever they become, so the analyzer decides those itself.
+     */
     Analysis analyze(String sql) throws SQLException {
         Analysis analysis = analyzer.analyze(sql);
-        if (analysis.kind() == StatementKind.UNGUARDABLE && sql.indexOf('{') >= 0) {
-            String nativeSql = raw.nativeSQL(sql);
-            if (!nativeSql.equals(sql)) {
-                return analyzer.analyze(nativeSql);
-            }
+        if (analysis.kind() != StatementKind.UNGUARDABLE || sql.indexOf('{') < 0) {
+            return analysis;
         }
-        return analysis;
+        Analysis resolved = escaped.get(sql);
+        if (resolved == null) {
+            String nativeSql = raw.nativeSQL(sql);
+            resolved = nativeSql.equals(sql) ? analysis : analyzer.analyze(nativeSql);
+            if (escaped.size() >= settings.cacheSize()) {
+                escaped.clear();
+            }
+            escaped.put(sql, resolved);
+        }
+        return resolved;
+    }
+
+    /** After a statement ran (or failed): H2 and MariaDB may have committed on their own, dropping the guard's locks. */
+    void afterStatement(Analysis analysis) {
+        if (analysis.mayEndTransaction()) {
+            guard.locksMayBeGone();
+        }
     }
 
     /** Decides how a statement proceeds; refuses what must not run (SPEC C5), which audit mode passes untouched. */
@@ -136,7 +162,8 @@ public final class FencedConnectionImpl implements FencedConnection {
                     refusals.refuse(Refusals.protectedTable("lease", settings.leaseTable().toString()), sql);
                     return Route.PASS;
                 }
-                return Route.GUARD;
+                boolean exempt = !analysis.targetTables().isEmpty() && exemptTables.containsAll(analysis.targetTables());
+                return exempt ? Route.PASS : Route.GUARD;
             default:
                 refusals.refuse(Refusals.cannotGuard(analysis.reason()), sql);
                 return Route.PASS;
@@ -217,6 +244,32 @@ public final class FencedConnectionImpl implements FencedConnection {
                 return action.run();
             }
         });
+    }
+
+    /**
+     * A value read from a result or an out parameter, fenced where it leads back to the raw connection: result sets
+     * (a PostgreSQL refcursor) and arrays.
+     */
+    Object fenced(Object value) {
+        if (value instanceof ResultSet rs && !(value instanceof FencedResultSet)) {
+            return new FencedResultSet(this, null, rs);
+        }
+        if (value instanceof Array array) {
+            return FencedArray.wrap(this, array);
+        }
+        return value;
+    }
+
+    /** {@link #fenced(Object)} for {@code getObject(column, type)}: a vendor type asked for is an unwrap. */
+    <T> T fenced(T value, Class<T> type) throws SQLException {
+        Object fenced = fenced(value);
+        if (fenced == value || type.isInstance(fenced)) {
+            return type.cast(fenced);
+        }
+        if (!unwrapAllowed) {
+            throw Refusals.unwrapRefused(type);
+        }
+        return value;
     }
 
     /** A write the guard runs once the epoch row is locked. */
@@ -489,7 +542,7 @@ public final class FencedConnectionImpl implements FencedConnection {
 
     @Override
     public Array createArrayOf(String p1, Object[] p2) throws SQLException {
-        return raw.createArrayOf(p1, p2);
+        return FencedArray.wrap(this, raw.createArrayOf(p1, p2));
     }
 
     @Override

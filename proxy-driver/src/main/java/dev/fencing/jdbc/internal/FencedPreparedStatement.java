@@ -60,7 +60,8 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         this.analysis = analysis;
         this.route = connection.route(sql, analysis);
         this.preparer = preparer;
-        this.prefixAllowed = !keysRequested && connection.prefixGuard() != null && analysis.statementCount() == 1;
+        this.prefixAllowed = !keysRequested && connection.prefixGuard() != null && analysis.statementCount() == 1
+                && !analysis.isCallEscape();
         // A SET fencing.* is never sent; a plain statement stands in to answer warnings, options and close.
         current = route == FencedConnectionImpl.Route.SETTING ? connection.raw().createStatement() : form(primaryForm());
     }
@@ -129,6 +130,14 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
 
     private Object run(Exec exec) throws SQLException {
         resultFromDatabase();
+        try {
+            return route(exec);
+        } finally {
+            connection.afterStatement(analysis);
+        }
+    }
+
+    private Object route(Exec exec) throws SQLException {
         switch (route) {
             case PASS:
             case TRANSACTION_CONTROL:
@@ -260,16 +269,20 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         return (long[]) runBatch(true);
     }
 
+    /** Runs the batch, guarded when it needs it; afterwards it is empty whatever happened (see FencedStatement). */
     private Object runBatch(boolean large) throws SQLException {
         resultFromDatabase();
         PreparedStatement untouched = form(Form.UNTOUCHED);
         current = untouched;
-        if (!batchNeedsGuard) {
-            return large ? untouched.executeLargeBatch() : untouched.executeBatch();
+        try {
+            FencedConnectionImpl.Action<Object> batch = () -> large ? untouched.executeLargeBatch()
+                    : untouched.executeBatch();
+            return batchNeedsGuard ? connection.runFenced(sql, batch) : batch.run();
+        } finally {
+            connection.afterStatement(analysis);
+            batchNeedsGuard = false;
+            untouched.clearBatch();
         }
-        Object counts = connection.runFenced(sql, () -> large ? untouched.executeLargeBatch() : untouched.executeBatch());
-        batchNeedsGuard = false;
-        return counts;
     }
 
     @Override
@@ -451,7 +464,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
 
     @Override
     public void setArray(int index, Array p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setArray(i, p2));
+        bind(index, false, (ps, i) -> ps.setArray(i, (Array) FencedArray.unwrapped(p2)));
     }
 
     @Override
@@ -621,27 +634,27 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
 
     @Override
     public void setObject(int index, Object p2, int p3, int p4) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setObject(i, p2, p3, p4));
+        bind(index, false, (ps, i) -> ps.setObject(i, FencedArray.unwrapped(p2), p3, p4));
     }
 
     @Override
     public void setObject(int index, Object p2, int p3) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setObject(i, p2, p3));
+        bind(index, false, (ps, i) -> ps.setObject(i, FencedArray.unwrapped(p2), p3));
     }
 
     @Override
     public void setObject(int index, Object p2, SQLType p3, int p4) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setObject(i, p2, p3, p4));
+        bind(index, false, (ps, i) -> ps.setObject(i, FencedArray.unwrapped(p2), p3, p4));
     }
 
     @Override
     public void setObject(int index, Object p2, SQLType p3) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setObject(i, p2, p3));
+        bind(index, false, (ps, i) -> ps.setObject(i, FencedArray.unwrapped(p2), p3));
     }
 
     @Override
     public void setObject(int index, Object p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setObject(i, p2));
+        bind(index, false, (ps, i) -> ps.setObject(i, FencedArray.unwrapped(p2)));
     }
 
     @Override

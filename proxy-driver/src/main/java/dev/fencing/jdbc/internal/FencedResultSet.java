@@ -121,12 +121,12 @@ final class FencedResultSet implements ResultSet {
 
     @Override
     public Array getArray(String p1) throws SQLException {
-        return delegate.getArray(p1);
+        return FencedArray.wrap(connection, delegate.getArray(p1));
     }
 
     @Override
     public Array getArray(int p1) throws SQLException {
-        return delegate.getArray(p1);
+        return FencedArray.wrap(connection, delegate.getArray(p1));
     }
 
     @Override
@@ -353,32 +353,32 @@ final class FencedResultSet implements ResultSet {
 
     @Override
     public <T> T getObject(String p1, Class<T> p2) throws SQLException {
-        return delegate.getObject(p1, p2);
+        return connection.fenced(delegate.getObject(p1, p2), p2);
     }
 
     @Override
     public Object getObject(String p1, java.util.Map<String, Class<?>> p2) throws SQLException {
-        return delegate.getObject(p1, p2);
+        return connection.fenced(delegate.getObject(p1, p2));
     }
 
     @Override
     public Object getObject(String p1) throws SQLException {
-        return delegate.getObject(p1);
+        return connection.fenced(delegate.getObject(p1));
     }
 
     @Override
     public <T> T getObject(int p1, Class<T> p2) throws SQLException {
-        return delegate.getObject(p1, p2);
+        return connection.fenced(delegate.getObject(p1, p2), p2);
     }
 
     @Override
     public Object getObject(int p1, java.util.Map<String, Class<?>> p2) throws SQLException {
-        return delegate.getObject(p1, p2);
+        return connection.fenced(delegate.getObject(p1, p2));
     }
 
     @Override
     public Object getObject(int p1) throws SQLException {
-        return delegate.getObject(p1);
+        return connection.fenced(delegate.getObject(p1));
     }
 
     @Override

@@ -18,6 +18,7 @@ final class FencedStatement extends FencedStatementBase {
     private boolean batchNeedsGuard;
     /** The batch's mutation texts, distinct, for the audit report. */
     private final Set<String> batchTexts = new LinkedHashSet<>();
+    private boolean batchMayEndTransaction;
 
     FencedStatement(FencedConnectionImpl connection, Statement delegate) {
         super(connection);
@@ -32,6 +33,14 @@ final class FencedStatement extends FencedStatementBase {
     private Object run(String sql, Exec exec, Keys keys) throws SQLException {
         resultFromDatabase();
         Analysis analysis = connection.analyze(sql);
+        try {
+            return route(sql, analysis, exec, keys);
+        } finally {
+            connection.afterStatement(analysis);
+        }
+    }
+
+    private Object route(String sql, Analysis analysis, Exec exec, Keys keys) throws SQLException {
         switch (connection.route(sql, analysis)) {
             case PASS:
                 return exec.run(delegate, sql, keys);
@@ -54,7 +63,7 @@ final class FencedStatement extends FencedStatementBase {
         EpochGuard.Inline inline;
         if (joined != null && !rows) {
             inline = EpochGuard.Inline.ANYWHERE;
-        } else if (prefix != null && analysis.statementCount() == 1 && !keys.requested()) {
+        } else if (prefix != null && analysis.statementCount() == 1 && !analysis.isCallEscape() && !keys.requested()) {
             inline = EpochGuard.Inline.AUTOCOMMIT_ONLY;
         } else {
             inline = EpochGuard.Inline.NONE;
@@ -170,6 +179,7 @@ final class FencedStatement extends FencedStatementBase {
                 break;
         }
         delegate.addBatch(sql);
+        batchMayEndTransaction |= analysis.mayEndTransaction();
     }
 
     @Override
@@ -177,6 +187,7 @@ final class FencedStatement extends FencedStatementBase {
         delegate.clearBatch();
         batchNeedsGuard = false;
         batchTexts.clear();
+        batchMayEndTransaction = false;
     }
 
     @Override
@@ -189,15 +200,25 @@ final class FencedStatement extends FencedStatementBase {
         return (long[]) runBatch(true);
     }
 
+    /**
+     * Runs the batch, guarded when any of its statements needs it. Whatever happens, the batch is empty afterwards
+     * (as after the underlying driver's executeBatch): a refused batch must not stay queued and run unguarded by the
+     * next executeBatch.
+     */
     private Object runBatch(boolean large) throws SQLException {
         resultFromDatabase();
-        if (!batchNeedsGuard) {
-            return large ? delegate.executeLargeBatch() : delegate.executeBatch();
+        try {
+            FencedConnectionImpl.Action<Object> batch = () -> large ? delegate.executeLargeBatch()
+                    : delegate.executeBatch();
+            return batchNeedsGuard ? connection.runFenced(String.join(";\n", batchTexts), batch) : batch.run();
+        } finally {
+            if (batchMayEndTransaction) {
+                connection.guard().locksMayBeGone();
+            }
+            batchNeedsGuard = false;
+            batchMayEndTransaction = false;
+            batchTexts.clear();
+            delegate.clearBatch();
         }
-        String texts = String.join(";\n", batchTexts);
-        Object counts = connection.runFenced(texts, () -> large ? delegate.executeLargeBatch() : delegate.executeBatch());
-        batchNeedsGuard = false;
-        batchTexts.clear();
-        return counts;
     }
 }

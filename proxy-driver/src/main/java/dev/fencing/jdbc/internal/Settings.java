@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -36,6 +37,7 @@ public final class Settings {
     public static final String ISSUER_CHECK = "fencing.issuer.check";
     public static final String MODE = "fencing.mode";
     public static final String AUDIT_FILE = "fencing.audit.file";
+    public static final String EXEMPT = "fencing.exempt";
 
     public static final String DEFAULT_RESOURCE = "default";
     public static final String DEFAULT_TOKEN_ENV = "FENCING_TOKEN";
@@ -47,7 +49,7 @@ public final class Settings {
 
     private static final Set<String> KNOWN = Set.of(RESOURCE, TOKEN, TOKEN_FILE, TOKEN_ENV, RESOURCE_ENV,
             TOKEN_SOURCE, TABLE, SCHEMA, UNWRAP, CACHE_SIZE, LEASE_TABLE, ISSUER_CHECK, MODE,
-            AUDIT_FILE);
+            AUDIT_FILE, EXEMPT);
 
     /** What to do about the epoch table at connect. */
     public enum SchemaMode { VALIDATE, CREATE }
@@ -103,6 +105,7 @@ public final class Settings {
         settings.issuerCheck();
         settings.mode();
         settings.auditFile();
+        settings.exemptTables();
         return settings;
     }
 
@@ -272,5 +275,32 @@ public final class Settings {
             // reported below
         }
         throw configuration(CACHE_SIZE + " must be a positive integer, was '" + size + "'");
+    }
+
+    /**
+     * The tables named by {@code fencing.exempt}, as a mutation's targets name them (own name, lower-case, no
+     * schema or quotes). A mutation whose targets are all exempt runs without token and guard.
+     */
+    public Set<String> exemptTables() throws SQLException {
+        String list = values.get(EXEMPT);
+        Set<String> tables = new LinkedHashSet<>();
+        if (list == null || list.isBlank()) {
+            return tables;
+        }
+        String epochTable = epochTable().simpleName();
+        for (String name : list.split(",", -1)) {
+            EpochTable table;
+            try {
+                table = EpochTable.of(name.trim());
+            } catch (IllegalArgumentException e) {
+                throw configuration(EXEMPT + ": '" + name.trim() + "' is not a table name (plain identifiers,"
+                        + " table or schema.table, separated by commas)");
+            }
+            if (table.simpleName().equals(epochTable)) {
+                throw configuration(EXEMPT + ": the epoch table '" + epochTable + "' cannot be exempt");
+            }
+            tables.add(table.simpleName());
+        }
+        return tables;
     }
 }

@@ -1,7 +1,9 @@
 package dev.fencing.jdbc.junit;
 
+import dev.fencing.jdbc.FencingAudit;
 import dev.fencing.jdbc.FencingRefusedException;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +38,15 @@ class FencingExtensionTest {
             s.execute("CREATE TABLE ext_item (id INT PRIMARY KEY, n INT)");
             s.execute("INSERT INTO ext_item VALUES (1, 0)");
         }
+    }
+
+    /**
+     * The audit log is JVM-wide and keeps at most a fixed number of distinct statements; other suites in this JVM
+     * (the bypass and fuzz tests) fill it, so each case here starts from an empty log.
+     */
+    @BeforeEach
+    void emptyTheAuditLog() {
+        FencingAudit.reset();
     }
 
     private static Events run(Class<?> suite) {

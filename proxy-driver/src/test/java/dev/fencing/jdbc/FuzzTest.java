@@ -1,0 +1,311 @@
+package dev.fencing.jdbc;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import java.sql.CallableStatement;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * SPEC C5 under fuzzing: mutated real statements (see {@link StatementMutator}) run through a fenced connection
+ * that has no token, against a database holding known data, through a random JDBC entry point each. The database
+ * judges after every statement (the table's checksum, its columns, the schema's objects and the epoch row): zero
+ * unguarded changes, every failure an {@code SQLException}, none slower than {@link #TIMEOUT_SECONDS}.
+ *
+ * <p>Budget: {@code -Dfencing.fuzz.statements=N} on H2 (default {@value #DEFAULT_H2_STATEMENTS}) and
+ * {@code -Dfencing.fuzz.pg.statements=N} on PostgreSQL (default {@value #DEFAULT_PG_STATEMENTS}; 0 skips it);
+ * {@code -Dfencing.fuzz.seed=S} changes the texts. Each run prints its figures on one {@code fuzz} line.
+ */
+class FuzzTest {
+    static final int DEFAULT_H2_STATEMENTS = 3000;
+    static final int DEFAULT_PG_STATEMENTS = 300;
+    static final int TIMEOUT_SECONDS = 10;
+    private static final long HIGH_WATER_MARK = 5;
+
+    private final ExecutorService worker = Executors.newSingleThreadExecutor();
+    private final List<String> cleanup = new ArrayList<>();
+    private String raw;
+    private String cleanupUrl;
+    private String schema;
+
+    @AfterEach
+    void tearDown() throws SQLException {
+        worker.shutdownNow();
+        if (cleanupUrl != null && !cleanup.isEmpty()) {
+            TestDatabase.exec(cleanupUrl, cleanup.toArray(new String[0]));
+        }
+    }
+
+    @Test
+    void fuzzedStatementsWithoutATokenNeverChangeH2_C5() throws Exception {
+        fuzz(TestDatabase.H2, Integer.getInteger("fencing.fuzz.statements", DEFAULT_H2_STATEMENTS));
+    }
+
+    @Test
+    void fuzzedStatementsWithoutATokenNeverChangePostgresql_C5() throws Exception {
+        int statements = Integer.getInteger("fencing.fuzz.pg.statements", DEFAULT_PG_STATEMENTS);
+        Assumptions.assumeTrue(statements > 0, "PostgreSQL fuzzing turned off by fencing.fuzz.pg.statements=0");
+        fuzz(TestDatabase.POSTGRESQL, statements);
+    }
+
+    private void fuzz(TestDatabase database, int statements) throws Exception {
+        long seed = Long.getLong("fencing.fuzz.seed", 20261129L);
+        // Fixed names, so a seed always yields the same texts: H2's database is private to this run, and on
+        // PostgreSQL the run gets a schema of its own (with its own epoch table).
+        String table = "fztable";
+        String resource = "fzres";
+        String procedure = "fzproc";
+        raw = database.rawUrl();
+        cleanupUrl = raw;
+        if (database == TestDatabase.POSTGRESQL) {
+            schema = TestDatabase.unique("fz");
+            TestDatabase.exec(raw, "CREATE SCHEMA " + schema);
+            cleanup.add("DROP SCHEMA " + schema + " CASCADE");
+            raw = raw + "&currentSchema=" + schema;
+        }
+        createData(database, table, procedure);
+        try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.schema=create",
+                "fencing.resource=" + resource, "fencing.token=" + HIGH_WATER_MARK)); Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE " + table + " SET balance = balance WHERE id = 1");
+        }
+        List<String> corpus = corpus(database, table, procedure, resource);
+        StatementMutator mutator = new StatementMutator(seed, corpus, table);
+        SplittableRandom entryPoints = new SplittableRandom(seed + 1);
+        Set<Long> distinct = new HashSet<>();
+        Map<String, Integer> outcomes = new TreeMap<>();
+        long started = System.nanoTime();
+        try (Connection judge = DriverManager.getConnection(raw);
+             PreparedStatement checksum = judge.prepareStatement(checksumQuery(database, table, resource, schema))) {
+            Connection fenced = DriverManager.getConnection(TestDatabase.fenced(raw,
+                    "fencing.resource=" + resource));
+            String expected = read(checksum);
+            java.util.ArrayDeque<String> recent = new java.util.ArrayDeque<>();
+            for (int i = 0; i < statements; i++) {
+                String sql = mutator.next();
+                distinct.add(hash(sql));
+                int entry = entryPoints.nextInt(8);
+                Connection attacker = fenced;
+                Future<?> run = worker.submit(() -> {
+                    entryPoint(attacker, sql, entry);
+                    return null;
+                });
+                String outcome;
+                try {
+                    run.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    outcome = "passed";
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof SQLException)) {
+                        throw new AssertionError("not an SQLException (seed " + seed + ", statement " + i + ", entry "
+                                + entry + "): " + sql, e.getCause());
+                    }
+                    outcome = outcome((SQLException) e.getCause());
+                } catch (TimeoutException e) {
+                    throw new AssertionError("no answer in " + TIMEOUT_SECONDS + " s (seed " + seed + ", statement "
+                            + i + "): " + sql);
+                }
+                outcomes.merge(outcome, 1, Integer::sum);
+                recent.addLast(i + " entry " + entry + " " + outcome + ": " + sql);
+                if (recent.size() > 12) {
+                    recent.removeFirst();
+                }
+                fenced = endTransaction(fenced, resource);
+                String now = read(checksum);
+                if (!expected.equals(now)) {
+                    fail("unguarded change (seed " + seed + ", statement " + i + ", entry " + entry + ", " + outcome
+                            + "): " + sql + "\nbefore: " + expected + "\nafter:  " + now + "\nrecent statements:\n"
+                            + String.join("\n", recent));
+                }
+            }
+            fenced.close();
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        System.out.printf(Locale.ROOT, "fuzz %s: seed %d, %d statements, %d distinct texts, outcomes %s,"
+                + " unguarded changes 0, %.1f s%n", database, seed, statements, distinct.size(), outcomes, seconds);
+        assertEquals(statements, outcomes.values().stream().mapToInt(Integer::intValue).sum());
+    }
+
+    /** Ends whatever transaction a fuzzed text opened; a broken connection is replaced. */
+    private Connection endTransaction(Connection fenced, String resource) throws SQLException {
+        try (Statement s = fenced.createStatement()) {
+            s.execute("ROLLBACK");
+            return fenced;
+        } catch (SQLException e) {
+            fenced.close();
+            return DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.resource=" + resource));
+        }
+    }
+
+    /** Refusals by their fencing SQLState; the database's own errors by their class (first two characters). */
+    private static String outcome(SQLException e) {
+        String state = e.getSQLState() == null ? "none" : e.getSQLState();
+        return state.startsWith("ZF") ? state : "db:" + state.substring(0, Math.min(2, state.length()));
+    }
+
+    private static void entryPoint(Connection c, String sql, int entry) throws SQLException {
+        switch (entry) {
+            case 0 -> run(c, s -> s.execute(sql));
+            case 1 -> run(c, s -> s.executeUpdate(sql));
+            case 2 -> run(c, s -> s.executeQuery(sql).close());
+            case 3 -> run(c, s -> s.executeLargeUpdate(sql));
+            case 4 -> run(c, s -> {
+                s.addBatch(sql);
+                s.executeBatch();
+            });
+            case 5 -> {
+                try (PreparedStatement ps = c.prepareStatement(sql)) {
+                    ps.execute();
+                }
+            }
+            case 6 -> {
+                try (CallableStatement cs = c.prepareCall(sql)) {
+                    cs.execute();
+                }
+            }
+            default -> run(c, s -> s.execute(sql, Statement.RETURN_GENERATED_KEYS));
+        }
+    }
+
+    private interface StatementUse {
+        void use(Statement s) throws SQLException;
+    }
+
+    private static void run(Connection c, StatementUse use) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            use.use(s);
+        }
+    }
+
+    private static String read(PreparedStatement checksum) throws SQLException {
+        try (ResultSet rs = checksum.executeQuery()) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    private static long hash(String sql) {
+        long h = 1125899906842597L;
+        for (int i = 0; i < sql.length(); i++) {
+            h = 31 * h + sql.charAt(i);
+        }
+        return h ^ ((long) sql.length() << 48);
+    }
+
+    private void createData(TestDatabase database, String table, String procedure) throws SQLException {
+        TestDatabase.exec(raw, "CREATE TABLE " + table + " (id INT PRIMARY KEY, balance INT NOT NULL)",
+                "INSERT INTO " + table + " VALUES (1, 100), (2, 200), (3, 300)");
+        if (database == TestDatabase.H2) {
+            TestDatabase.exec(raw, "CREATE ALIAS " + procedure + " FOR 'dev.fencing.jdbc.BypassProcedures.bump'");
+        } else {
+            TestDatabase.exec(raw, "CREATE PROCEDURE " + procedure + "(t text, n int) LANGUAGE plpgsql AS $$ BEGIN"
+                    + " EXECUTE format('UPDATE %I SET balance = balance + %s', t, n); END $$");
+        }
+    }
+
+    /** Real statements on the fuzz table: writes of every kind, reads, settings, and the fence's own table. */
+    private static List<String> corpus(TestDatabase database, String table, String procedure, String resource) {
+        String stored = database == TestDatabase.H2 ? table.toUpperCase(Locale.ROOT) : table;
+        List<String> corpus = new ArrayList<>(List.of(
+                "UPDATE {T} SET balance = balance + 1 WHERE id = 1",
+                "UPDATE {T} SET balance = 0",
+                "DELETE FROM {T} WHERE id = 2",
+                "DELETE FROM {T}",
+                "INSERT INTO {T} (id, balance) VALUES (10, 1)",
+                "INSERT INTO {T} VALUES (11, 2), (12, 3)",
+                "INSERT INTO {T} SELECT id + 100, balance FROM {T}",
+                "MERGE INTO {T} t USING (SELECT 1 AS id) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET balance = 7",
+                "TRUNCATE TABLE {T}",
+                "DROP TABLE {T}",
+                "ALTER TABLE {T} ADD COLUMN extra INT",
+                "CREATE TABLE {T}_f AS SELECT * FROM {T}",
+                "CREATE INDEX {T}_ix ON {T} (balance)",
+                "CALL {P}('{S}', 1)",
+                "{call {P}('{S}', 1)}",
+                "EXPLAIN ANALYZE UPDATE {T} SET balance = 1",
+                "UPDATE fencing_epoch SET epoch = 1",
+                "DELETE FROM fencing_epoch WHERE resource = '{R}'",
+                "INSERT INTO fencing_epoch (resource, epoch) VALUES ('{R}', 99)",
+                "SELECT * FROM {T} WHERE id = 1",
+                "SELECT id, balance FROM {T} ORDER BY id",
+                "SELECT count(*) FROM {T} t1, {T} t2",
+                "WITH x AS (SELECT * FROM {T}) SELECT * FROM x",
+                "VALUES (1)",
+                "SELECT 'UPDATE {T} SET balance = 0; --' AS text",
+                "SELECT 1 /* ; DELETE FROM {T} */",
+                "BEGIN",
+                "COMMIT",
+                "ROLLBACK"));
+        if (database == TestDatabase.H2) {
+            corpus.addAll(List.of(
+                    "MERGE INTO {T} KEY (id) VALUES (1, 5)",
+                    "SELECT * FROM FINAL TABLE (UPDATE {T} SET balance = 3)",
+                    "SELECT id FROM OLD TABLE (DELETE FROM {T} WHERE id = 3)",
+                    "EXECUTE IMMEDIATE 'UPDATE {T} SET balance = 9'",
+                    "SET @x = 1",
+                    "SELECT 1 // it's a comment",
+                    "SELECT $$a; b$$"));
+        } else {
+            corpus.addAll(List.of(
+                    "INSERT INTO {T} VALUES (1, 0) ON CONFLICT (id) DO UPDATE SET balance = 0",
+                    "WITH d AS (DELETE FROM {T} RETURNING *) SELECT * FROM d",
+                    "UPDATE {T} SET balance = 4 RETURNING id",
+                    "SELECT * INTO {T}_f FROM {T}",
+                    "COPY {T} FROM PROGRAM 'echo 9,9' WITH (FORMAT csv)",
+                    "DO $$ BEGIN UPDATE {T} SET balance = 5; END $$",
+                    "PREPARE p AS UPDATE {T} SET balance = 6",
+                    "EXECUTE p",
+                    "SET standard_conforming_strings = off",
+                    "SET standard_conforming_strings = on",
+                    "SELECT E'\\\\'' AS q",
+                    "SELECT 'a\\' AS q",
+                    "LOCK TABLE {T} IN SHARE MODE",
+                    "SELECT $tag$ ; UPDATE {T} SET balance = 8; $tag$"));
+        }
+        List<String> named = new ArrayList<>(corpus.size());
+        for (String sql : corpus) {
+            named.add(sql.replace("{T}", table).replace("{S}", stored).replace("{P}", procedure)
+                    .replace("{R}", resource));
+        }
+        return named;
+    }
+
+    private static String checksumQuery(TestDatabase database, String table, String resource, String schema) {
+        String rows = "(SELECT count(*) || ':' || coalesce(sum(id * 7919 + balance), 0) FROM " + table + ")";
+        String epoch = "(SELECT coalesce(max(epoch), 0) || '/' || count(*) FROM fencing_epoch WHERE resource = '"
+                + resource + "')";
+        if (database == TestDatabase.H2) {
+            return "SELECT " + rows + " || '|' || " + epoch
+                    + " || '|' || (SELECT count(*) FROM INFORMATION_SCHEMA.TABLES)"
+                    + " || '|' || (SELECT count(*) FROM INFORMATION_SCHEMA.COLUMNS)"
+                    + " || '|' || (SELECT count(*) FROM INFORMATION_SCHEMA.INDEXES)"
+                    + " || '|' || (SELECT count(*) FROM fencing_epoch)";
+        }
+        return "SELECT " + rows + " || '|' || " + epoch
+                + " || '|' || (SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                + " WHERE n.nspname = '" + schema + "')"
+                + " || '|' || (SELECT count(*) FROM information_schema.columns WHERE table_schema = '" + schema + "')"
+                + " || '|' || (SELECT count(*) FROM fencing_epoch)";
+    }
+}

@@ -1,0 +1,92 @@
+package dev.fencing.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/** The bypass suite on embedded H2, with H2's own forms: delta tables, MERGE ... KEY, EXECUTE IMMEDIATE, RUNSCRIPT. */
+class H2BypassTest extends BypassTest {
+    @Override
+    TestDatabase database() {
+        return TestDatabase.H2;
+    }
+
+    @Override
+    void createProcedures() throws SQLException {
+        TestDatabase.exec(raw, "CREATE ALIAS " + procedure + " FOR 'dev.fencing.jdbc.BypassProcedures.bump'",
+                "CREATE ALIAS " + function + " FOR 'dev.fencing.jdbc.BypassProcedures.bump'");
+    }
+
+    @Override
+    void dropProcedures(Statement s) throws SQLException {
+        s.execute("DROP ALIAS IF EXISTS " + procedure);
+        s.execute("DROP ALIAS IF EXISTS " + function);
+    }
+
+    @Override
+    String objectsQuery() {
+        return "SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE ?1"
+                + " UNION ALL SELECT INDEX_NAME FROM INFORMATION_SCHEMA.INDEXES WHERE INDEX_NAME LIKE ?1 ORDER BY 1";
+    }
+
+    @Override
+    void assertNothingWrittenInThisTransaction(Connection c) {
+        // H2 has no per-transaction write counters; the snapshot on a separate connection judges.
+    }
+
+    @Override
+    boolean supportsKeyColumnIndexes() {
+        return true;
+    }
+
+    @Override
+    Class<?> vendorConnectionType() {
+        return org.h2.jdbc.JdbcConnection.class;
+    }
+
+    @Override
+    Class<?> vendorStatementType() {
+        return org.h2.jdbc.JdbcStatement.class;
+    }
+
+    @Override
+    Class<?> vendorResultSetType() {
+        return org.h2.jdbc.JdbcResultSet.class;
+    }
+
+    @Override
+    List<Attempt> databaseIncrements() {
+        String increment = "UPDATE " + table + " SET balance = balance + 1";
+        return List.of(
+                c -> c.createStatement().executeQuery("SELECT * FROM FINAL TABLE (" + increment + ")").close(),
+                c -> c.prepareStatement("SELECT id FROM FINAL\u00a0TABLE (" + increment + ")").executeQuery().close(),
+                c -> c.createStatement().execute("EXECUTE IMMEDIATE '" + increment + "'"),
+                c -> c.createStatement().execute("EXPLAIN ANALYZE " + increment),
+                // pgjdbc resolves call escapes only in prepareCall; H2 everywhere.
+                c -> c.createStatement().execute("{call " + function + "('" + stored(table) + "', 1)}"),
+                c -> call(c.prepareStatement("{call " + function + "(?, ?)}"), 1).execute());
+    }
+
+    @Override
+    List<Path> databasePaths() {
+        return List.of(
+                guarded("a query over FINAL TABLE (UPDATE ...)", c -> c.createStatement().executeQuery(
+                        "SELECT * FROM FINAL TABLE (" + update() + ")")),
+                guarded("a no-break space where H2 sees white space", c -> c.createStatement().executeQuery(
+                        "SELECT * FROM FINAL\u00a0TABLE (" + update() + ")")),
+                guarded("a query over OLD TABLE (DELETE ...)", c -> c.prepareStatement(
+                        "SELECT id FROM OLD TABLE (DELETE FROM " + table + ")").executeQuery()),
+                guarded("a // comment hiding a quote", c -> c.createStatement().execute(
+                        "SELECT 1 // it's\n; " + update() + "; -- '")),
+                guarded("MERGE ... KEY upsert", c -> c.createStatement().executeUpdate(
+                        "MERGE INTO " + table + " KEY (id) VALUES (1, 0)")),
+                guarded("EXECUTE IMMEDIATE", c -> c.createStatement().execute(
+                        "EXECUTE IMMEDIATE '" + update() + "'")),
+                cannotGuard("RUNSCRIPT", c -> c.createStatement().execute("RUNSCRIPT FROM 'no-such-script.sql'")),
+                cannotGuard("a $tag$ that is no dollar quote on H2", c -> c.createStatement().execute(
+                        "SELECT $a$; " + update() + "; $a$")),
+                protectedPath("a delta table over the epoch table", c -> c.createStatement().executeQuery(
+                        "SELECT * FROM OLD TABLE (DELETE FROM fencing_epoch)")));
+    }
+}
