@@ -53,20 +53,6 @@ abstract class Target implements AutoCloseable {
     public void close() throws Exception {
     }
 
-    /** {@code rawUrl} through the fencing driver with {@code settings} appended in the URL's own style. */
-    static String fenced(String rawUrl, String... settings) {
-        StringBuilder url = new StringBuilder("jdbc:fencing:").append(rawUrl.substring("jdbc:".length()));
-        boolean query = rawUrl.startsWith("jdbc:postgresql:");
-        for (String setting : settings) {
-            if (query) {
-                url.append(url.indexOf("?") < 0 ? '?' : '&').append(setting);
-            } else {
-                url.append(';').append(setting);
-            }
-        }
-        return url.toString();
-    }
-
     /** Deletes a directory the test created, with everything in it. */
     static void deleteTree(Path dir) throws IOException {
         try (Stream<Path> files = Files.walk(dir)) {

@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.jdbc.Fencing;
 import dev.fencing.jdbc.FencedConnection;
 import dev.fencing.jdbc.FencingRefusedException;
+import dev.fencing.jdbc.TestDatabase;
 import dev.fencing.jdbc.issuer.AcquireOptions;
 import dev.fencing.jdbc.issuer.Lease;
 import dev.fencing.jdbc.issuer.LeaseUnavailableException;
@@ -62,7 +63,7 @@ final class Workload {
         this.resource = resource;
         this.history = history;
         this.faults = faults;
-        this.fencedUrl = Target.fenced(target.clientUrl(), "fencing.table=" + schema.epoch(),
+        this.fencedUrl = TestDatabase.fenced(target.clientUrl(), "fencing.table=" + schema.epoch(),
                 "fencing.lease.table=" + schema.lease(), "fencing.resource=" + resource);
         HikariConfig pooling = new HikariConfig();
         pooling.setPoolName("torture-" + resource);
