@@ -123,7 +123,8 @@ final class EpochChange {
      */
     private static double fullSpeedMicros(int[] buckets, long start, long advanceStart, long advanceEnd, long steady) {
         int firstSteady = (int) ((advanceStart - steady / 2 - start) / BUCKET_NANOS);
-        int lastSteady = (int) ((advanceStart - start) / BUCKET_NANOS) - 1;
+        // An advance can start after the last recorded bucket when a lock wait outlasts the measured span.
+        int lastSteady = Math.min((int) ((advanceStart - start) / BUCKET_NANOS) - 1, buckets.length - 1);
         List<Integer> windows = new ArrayList<>();
         for (int b = Math.max(0, firstSteady); b + WINDOW_BUCKETS - 1 <= lastSteady; b++) {
             windows.add(sum(buckets, b));
