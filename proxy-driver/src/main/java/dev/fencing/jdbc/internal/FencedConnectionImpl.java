@@ -277,8 +277,14 @@ public final class FencedConnectionImpl implements FencedConnection {
         T run() throws SQLException;
     }
 
-    /** Unwraps a raw object of this connection only when {@code fencing.unwrap=allow}. */
-    <T> T unwrapRaw(Wrapper raw, Class<T> type) throws SQLException {
+    /**
+     * {@code unwrap} for every wrapper of this connection: the wrapper itself when it is of {@code type}, otherwise
+     * the raw object it wraps, only when {@code fencing.unwrap=allow}.
+     */
+    <T> T unwrap(Object wrapper, Wrapper raw, Class<T> type) throws SQLException {
+        if (type.isInstance(wrapper)) {
+            return type.cast(wrapper);
+        }
         if (!unwrapAllowed) {
             refusals.refuse(Refusals.unwrapRefused(type), "unwrap(" + type.getName() + ")");
         }
@@ -451,7 +457,7 @@ public final class FencedConnectionImpl implements FencedConnection {
 
     @Override
     public void setClientInfo(String name, String value) throws SQLClientInfoException {
-        if (name != null && name.toLowerCase(Locale.ROOT).startsWith("fencing.")) {
+        if (Settings.isFencing(name)) {
             try {
                 applySetting(name, value, "setClientInfo(" + name + ")");
             } catch (SQLException e) {
@@ -467,7 +473,7 @@ public final class FencedConnectionImpl implements FencedConnection {
     public void setClientInfo(Properties properties) throws SQLClientInfoException {
         Properties passed = new Properties();
         for (String name : properties.stringPropertyNames()) {
-            if (name.toLowerCase(Locale.ROOT).startsWith("fencing.")) {
+            if (Settings.isFencing(name)) {
                 setClientInfo(name, properties.getProperty(name));
             } else {
                 passed.setProperty(name, properties.getProperty(name));
@@ -478,7 +484,7 @@ public final class FencedConnectionImpl implements FencedConnection {
 
     @Override
     public String getClientInfo(String name) throws SQLException {
-        if (name != null && name.toLowerCase(Locale.ROOT).startsWith("fencing.")) {
+        if (Settings.isFencing(name)) {
             switch (name.toLowerCase(Locale.ROOT)) {
                 case Settings.TOKEN:
                     OptionalLong token = getFencingToken();
@@ -507,10 +513,7 @@ public final class FencedConnectionImpl implements FencedConnection {
 
     @Override
     public <T> T unwrap(Class<T> type) throws SQLException {
-        if (type.isInstance(this)) {
-            return type.cast(this);
-        }
-        return unwrapRaw(raw, type);
+        return unwrap(this, raw, type);
     }
 
     @Override

@@ -30,10 +30,7 @@ final class FencedDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public <T> T unwrap(Class<T> type) throws SQLException {
-        if (type.isInstance(this)) {
-            return type.cast(this);
-        }
-        return connection.unwrapRaw(delegate, type);
+        return connection.unwrap(this, delegate, type);
     }
 
     @Override

@@ -66,10 +66,7 @@ final class FencedResultSet implements ResultSet {
 
     @Override
     public <T> T unwrap(Class<T> type) throws SQLException {
-        if (type.isInstance(this)) {
-            return type.cast(this);
-        }
-        return connection.unwrapRaw(delegate, type);
+        return connection.unwrap(this, delegate, type);
     }
 
     @Override

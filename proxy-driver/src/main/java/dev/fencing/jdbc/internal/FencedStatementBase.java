@@ -80,10 +80,7 @@ abstract class FencedStatementBase implements Statement {
 
     @Override
     public <T> T unwrap(Class<T> type) throws SQLException {
-        if (type.isInstance(this)) {
-            return type.cast(this);
-        }
-        return connection.unwrapRaw(current(), type);
+        return connection.unwrap(this, current(), type);
     }
 
     @Override

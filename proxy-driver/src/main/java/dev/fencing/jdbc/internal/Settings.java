@@ -109,8 +109,9 @@ public final class Settings {
         return settings;
     }
 
-    private static boolean isFencing(String name) {
-        return name.regionMatches(true, 0, "fencing.", 0, "fencing.".length());
+    /** Whether {@code name} is one of the {@code fencing.*} settings (case-insensitive); {@code null} is not. */
+    static boolean isFencing(String name) {
+        return name != null && name.regionMatches(true, 0, "fencing.", 0, "fencing.".length());
     }
 
     private static String stripUrlSettings(String rest, Map<String, String> values) {
