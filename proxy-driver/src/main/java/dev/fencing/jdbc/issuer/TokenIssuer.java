@@ -201,7 +201,16 @@ public final class TokenIssuer implements AutoCloseable {
                 throw new LeaseLostException("fencing: lease on '" + lease.resource() + "' lost: the resource has"
                         + " accepted token " + mark + ", newer than " + lease.token());
             }
-            if (!extend(c, lease.resource(), lease.holder(), lease.token(), ttlMillis)) {
+            // The extension commits on its own, as one statement: a holder paused (GC, SIGSTOP) between two
+            // statements of a renewal must never keep the lease row locked against the next owner.
+            boolean extended;
+            c.setAutoCommit(true);
+            try {
+                extended = extend(c, lease.resource(), lease.holder(), lease.token(), ttlMillis);
+            } finally {
+                c.setAutoCommit(false);
+            }
+            if (!extended) {
                 throw lost(c, lease);
             }
             return new Lease(lease.resource(), lease.holder(), lease.token(), readExpiry(c, lease.resource()));
