@@ -8,51 +8,51 @@ final class Analyses {
     }
 
     static Analysis readOnly(int statementCount, boolean returnsRows) {
-        return of(StatementKind.READ_ONLY, List.of(), null, null, returnsRows, statementCount, null);
+        return of(StatementKind.READ_ONLY, List.of(), null, null, returnsRows, statementCount);
     }
 
     static Analysis sessionSetting(int statementCount, boolean returnsRows) {
-        return of(StatementKind.SESSION_SETTING, List.of(), null, null, returnsRows, statementCount, null);
+        return of(StatementKind.SESSION_SETTING, List.of(), null, null, returnsRows, statementCount);
     }
 
     static Analysis transactionControl(TransactionControl control, int statementCount) {
-        return of(StatementKind.TRANSACTION_CONTROL, List.of(), control, null, false, statementCount, null);
+        return of(StatementKind.TRANSACTION_CONTROL, List.of(), control, null, false, statementCount);
     }
 
     static Analysis fencingSetting(String name, String value) {
-        return new Analysis(StatementKind.FENCING_SETTING, List.of(), null, name, value, null, false, 1, null, false,
+        return new Analysis(StatementKind.FENCING_SETTING, List.of(), null, name, value, null, false, 1, false,
                 false);
     }
 
-    static Analysis mutation(List<String> targets, boolean returnsRows, int statementCount, GuardedSql joined) {
-        return of(StatementKind.MUTATION, targets, null, null, returnsRows, statementCount, joined);
+    static Analysis mutation(List<String> targets, boolean returnsRows, int statementCount) {
+        return of(StatementKind.MUTATION, targets, null, null, returnsRows, statementCount);
     }
 
     static Analysis unguardable(String reason, int statementCount) {
-        return of(StatementKind.UNGUARDABLE, List.of(), null, reason, false, statementCount, null);
+        return of(StatementKind.UNGUARDABLE, List.of(), null, reason, false, statementCount);
     }
 
     private static Analysis of(StatementKind kind, List<String> targets, TransactionControl control, String reason,
-                               boolean returnsRows, int statementCount, GuardedSql joined) {
-        return new Analysis(kind, targets, control, null, null, reason, returnsRows, statementCount, joined, false,
+                               boolean returnsRows, int statementCount) {
+        return new Analysis(kind, targets, control, null, null, reason, returnsRows, statementCount, false,
                 false);
     }
 
     /** A JDBC call escape: a procedure call whose writes cannot be named. */
     static Analysis callEscape() {
-        return new Analysis(StatementKind.MUTATION, List.of(), null, null, null, null, true, 1, null, false, true);
+        return new Analysis(StatementKind.MUTATION, List.of(), null, null, null, null, true, 1, false, true);
     }
 
     /** The same analysis, marked as one after which the transaction's locks cannot be trusted. */
     static Analysis endingTransaction(Analysis a) {
         return new Analysis(a.kind(), a.targetTables(), a.transactionControl(), a.settingName(), a.settingValue(),
-                a.reason(), a.returnsRows(), a.statementCount(), a.joined(), true, a.isCallEscape());
+                a.reason(), a.returnsRows(), a.statementCount(), true, a.isCallEscape());
     }
 
     /** The same mutation, with {@code targets} as its targets. */
     static Analysis withTargets(Analysis a, List<String> targets) {
         return new Analysis(a.kind(), targets, a.transactionControl(), a.settingName(), a.settingValue(),
-                a.reason(), a.returnsRows(), a.statementCount(), a.joined(), a.mayEndTransaction(), a.isCallEscape());
+                a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(), a.isCallEscape());
     }
 
     /** The first 80 characters of {@code text} on one line, for a reason that quotes the statement. */

@@ -3,7 +3,7 @@ package dev.fencing.sql;
 import java.util.List;
 
 /**
- * What one SQL text is and how to guard it: the result of {@link SqlAnalyzer#analyze(String)}, immutable and
+ * What one SQL text is: the result of {@link SqlAnalyzer#analyze(String)}, immutable and
  * cached per text, so the driver never parses the same text twice.
  */
 public final class Analysis {
@@ -15,13 +15,12 @@ public final class Analysis {
     private final String reason;
     private final boolean returnsRows;
     private final int statementCount;
-    private final GuardedSql joined;
     private final boolean mayEndTransaction;
     private final boolean callEscape;
 
     Analysis(StatementKind kind, List<String> targetTables, TransactionControl transactionControl,
              String settingName, String settingValue, String reason, boolean returnsRows, int statementCount,
-             GuardedSql joined, boolean mayEndTransaction, boolean callEscape) {
+             boolean mayEndTransaction, boolean callEscape) {
         this.kind = kind;
         this.targetTables = List.copyOf(targetTables);
         this.transactionControl = transactionControl;
@@ -30,7 +29,6 @@ public final class Analysis {
         this.reason = reason;
         this.returnsRows = returnsRows;
         this.statementCount = statementCount;
-        this.joined = joined;
         this.mayEndTransaction = mayEndTransaction;
         this.callEscape = callEscape;
     }
@@ -78,16 +76,9 @@ public final class Analysis {
     }
 
     /**
-     * The statement with the guard joined into its own text, or {@code null} when a join would change its
-     * results (INSERT ... VALUES, several statements, DDL, calls): then the guard must run ahead of it.
-     */
-    public GuardedSql joined() {
-        return joined;
-    }
-
-    /**
-     * Whether the database may commit the open transaction while running this text, as H2 and MariaDB do before
-     * DDL and some settings: the epoch-row lock the transaction held may be gone afterwards.
+     * Whether the database may end the open transaction while running this text: H2 and MariaDB commit before DDL
+     * and some settings, and a PostgreSQL procedure ({@code CALL}) or {@code DO} block may {@code COMMIT} inside.
+     * A guard sent ahead in the same text would not cover what runs after such an end.
      */
     public boolean mayEndTransaction() {
         return mayEndTransaction;

@@ -1,5 +1,7 @@
 package dev.fencing.sql;
 
+import java.util.List;
+
 /**
  * Every SQL statement the fence itself sends about the epoch table, per dialect: the one place that knows
  * how a guard locks the epoch row and how an advance raises it.
@@ -29,24 +31,20 @@ public final class EpochSql {
     }
 
     /**
-     * A boolean predicate that is true only when the resource's mark equals the token, locking the epoch row
-     * (shared where the database has shared row locks). Joined into UPDATE, DELETE, MERGE and INSERT ... SELECT.
+     * The guard statement sent ahead of the caller's untouched text, in the same round trip and the same
+     * transaction: it share-locks the epoch row when the mark equals the token and otherwise raises an error whose
+     * message names {@link #GUARD_FAILURE_MARKER} and why ({@code stale <mark>} when the mark is above the token,
+     * {@code behind} when it is below or missing), so nothing after it runs. {@code null} where the dialect has no
+     * single round trip for two statements.
      */
-    public String guardPredicate() {
-        return "EXISTS (SELECT 1 FROM " + table + " WHERE resource = ? AND epoch = ? " + dialect.rowLockClause() + ")";
-    }
-
-    /**
-     * A statement sent ahead of an untouched statement in the same round trip; it locks the epoch row when the
-     * token is current and raises an error naming {@link #GUARD_FAILURE_MARKER} otherwise, so the statement after
-     * it never runs. {@code null} where the dialect has no single round trip for two statements.
-     */
-    public String prefixGuard() {
+    public GuardedSql prefixGuard() {
         if (dialect != Dialect.POSTGRESQL) {
             return null;
         }
-        return "SELECT CAST(CASE WHEN " + guardPredicate() + " THEN '1' ELSE '" + GUARD_FAILURE_MARKER
-                + "' END AS integer)";
+        return new GuardedSql("SELECT CAST(COALESCE((SELECT CASE WHEN epoch = ? THEN '1' ELSE '" + GUARD_FAILURE_MARKER
+                + " stale ' || epoch END FROM " + table + " WHERE resource = ? AND epoch >= ? " + dialect.rowLockClause()
+                + "), '" + GUARD_FAILURE_MARKER + " behind') AS integer)",
+                List.of(GuardedSql.Marker.TOKEN, GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN));
     }
 
     /**

@@ -1,74 +1,68 @@
 package dev.fencing.sql;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
- * A mutation with the epoch guard joined into its own text. The guard's two markers ({@code resource}, then
- * {@code token}) are JDBC {@code ?} parameters at known positions; the caller's own {@code ?} markers keep
- * their order, shifted where the guard's markers come before them.
+ * The guard statement sent ahead of a caller's untouched text: its SQL with {@code ?} markers, and which marker
+ * takes the resource and which the token. Bound as parameters for prepared statements, or written as literals for
+ * plain {@code Statement}s.
  */
 public final class GuardedSql {
+    /** What one {@code ?} marker of the guard stands for. */
+    public enum Marker { RESOURCE, TOKEN }
+
     private final String sql;
-    private final int[] userToActual;
-    private final int resourceIndex;
-    private final int tokenIndex;
-    private final int resourceOffset;
-    private final int tokenOffset;
+    private final List<Marker> markers;
+    private final int[] offsets;
 
     /**
-     * @param sql            the guarded text
-     * @param userToActual   element {@code i-1} is the position in {@code sql} of the caller's parameter {@code i}
-     * @param resourceIndex  1-based position of the resource marker among all markers of {@code sql}
-     * @param tokenIndex     1-based position of the token marker
-     * @param resourceOffset character offset of the resource marker's {@code ?} in {@code sql}
-     * @param tokenOffset    character offset of the token marker's {@code ?} in {@code sql}
+     * @param sql     the guard's text; its only {@code ?} characters are its markers
+     * @param markers what each marker stands for, in text order
+     * @throws IllegalArgumentException when the text holds another number of {@code ?} than {@code markers}
      */
-    public GuardedSql(String sql, int[] userToActual, int resourceIndex, int tokenIndex, int resourceOffset,
-                      int tokenOffset) {
-        if (resourceOffset >= tokenOffset || sql.charAt(resourceOffset) != '?' || sql.charAt(tokenOffset) != '?') {
-            throw new IllegalArgumentException("guard markers misplaced in " + sql);
+    public GuardedSql(String sql, List<Marker> markers) {
+        List<Integer> found = new ArrayList<>();
+        for (int i = sql.indexOf('?'); i >= 0; i = sql.indexOf('?', i + 1)) {
+            found.add(i);
+        }
+        if (found.size() != markers.size()) {
+            throw new IllegalArgumentException("guard " + sql + " has " + found.size() + " markers, not "
+                    + markers.size());
         }
         this.sql = sql;
-        this.userToActual = userToActual.clone();
-        this.resourceIndex = resourceIndex;
-        this.tokenIndex = tokenIndex;
-        this.resourceOffset = resourceOffset;
-        this.tokenOffset = tokenOffset;
+        this.markers = List.copyOf(markers);
+        this.offsets = found.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    /** The guarded text, with {@code ?} at the guard's markers. */
+    /** The guard's text, with {@code ?} at its markers. */
     public String sql() {
         return sql;
     }
 
-    /** How many {@code ?} markers the caller's original text has. */
-    public int userParameterCount() {
-        return userToActual.length;
-    }
-
-    /** The position in {@link #sql()} of the caller's 1-based parameter {@code userIndex}. */
-    public int actualIndex(int userIndex) {
-        return userToActual[userIndex - 1];
-    }
-
-    public int resourceIndex() {
-        return resourceIndex;
-    }
-
-    public int tokenIndex() {
-        return tokenIndex;
+    /** The guard's markers in text order; the caller's own markers come after them. */
+    public List<Marker> markers() {
+        return markers;
     }
 
     /**
-     * The guarded text with the resource and token written as literals, for plain {@code Statement}s that have
-     * no parameters. The resource is written as a string literal with quotes doubled; the token is a number.
+     * The guard with the resource and token written as literals, for plain {@code Statement}s that have no
+     * parameters. The resource is written as a string literal (see {@link #appendStringLiteral}); the token is a
+     * number.
      */
     public String withLiterals(String resource, long token) {
-        StringBuilder out = new StringBuilder(sql.length() + resource.length() + 24);
-        out.append(sql, 0, resourceOffset);
-        appendStringLiteral(out, resource);
-        out.append(sql, resourceOffset + 1, tokenOffset);
-        out.append(token);
-        out.append(sql, tokenOffset + 1, sql.length());
-        return out.toString();
+        StringBuilder out = new StringBuilder(sql.length() + 2 * resource.length() + 48);
+        int from = 0;
+        for (int i = 0; i < offsets.length; i++) {
+            out.append(sql, from, offsets[i]);
+            if (markers.get(i) == Marker.RESOURCE) {
+                appendStringLiteral(out, resource);
+            } else {
+                out.append(token);
+            }
+            from = offsets[i] + 1;
+        }
+        return out.append(sql, from, sql.length()).toString();
     }
 
     /** Appends {@code value} as a standard SQL string literal: single quotes, embedded quotes doubled. */

@@ -65,7 +65,7 @@ final class KeywordClassifier {
             case "EXECUTE":
             case "EXEC":
                 // Runs a statement prepared earlier (or built from a string): what it writes is unknown here.
-                return Analyses.mutation(List.of(), true, 1, null);
+                return Analyses.mutation(List.of(), true, 1);
             default:
                 return isCallEscape(tokens) ? Analyses.callEscape() : null;
         }
@@ -99,11 +99,11 @@ final class KeywordClassifier {
             }
         }
         if (tokens.get(i).is("FROM")) {
-            return Analyses.mutation(List.of(table), false, 1, null);
+            return Analyses.mutation(List.of(table), false, 1);
         }
         if (tokens.get(i).is("TO")) {
             return word(tokens, i + 1).equals("STDOUT") ? Analyses.readOnly(1, false)
-                    : Analyses.mutation(List.of(), false, 1, null);
+                    : Analyses.mutation(List.of(), false, 1);
         }
         return null;
     }
@@ -224,7 +224,7 @@ final class KeywordClassifier {
             }
         }
         List<String> targets = table == null ? List.of() : List.of(table.toLowerCase(Locale.ROOT));
-        return Analyses.mutation(targets, false, 1, null);
+        return Analyses.mutation(targets, false, 1);
     }
 
     static String word(List<Token> tokens, int index) {

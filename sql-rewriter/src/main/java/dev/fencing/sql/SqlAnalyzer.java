@@ -11,8 +11,8 @@ import net.sf.jsqlparser.parser.ParseException;
 import net.sf.jsqlparser.statement.Statement;
 
 /**
- * Classifies SQL text and builds its guarded form for one dialect and epoch table, caching the result per
- * text in a bounded cache. Thread-safe; one instance is shared by all connections to the same database.
+ * Classifies SQL text for one dialect and epoch table, caching the result per text in a bounded cache. It only
+ * reads the caller's text: the driver sends that text untouched, with the guard ahead of it. Thread-safe; one instance is shared by all connections to the same database.
  */
 public final class SqlAnalyzer {
     private static final Analysis NULL_TEXT = Analyses.unguardable("the SQL text is null", 0);
@@ -24,7 +24,6 @@ public final class SqlAnalyzer {
     private final Dialect dialect;
     private final EpochSql epochSql;
     private final List<String> protectedTables;
-    private final GuardRewriter rewriter;
     private final int cacheCapacity;
     private final Map<String, Analysis> cache;
 
@@ -54,7 +53,6 @@ public final class SqlAnalyzer {
             names.add(table.simpleName());
         }
         this.protectedTables = List.copyOf(names);
-        this.rewriter = new GuardRewriter(GuardExpression.of(epochSql), dialect);
         this.cacheCapacity = cacheCapacity;
         this.cache = new ConcurrentHashMap<>(Math.min(cacheCapacity, 1024));
     }
@@ -102,22 +100,21 @@ public final class SqlAnalyzer {
             return EMPTY_TEXT;
         }
         if (parts.size() == 1) {
-            return analyzePart(parts.get(0), true);
+            return analyzePart(parts.get(0));
         }
         List<Analysis> analyses = new ArrayList<>(parts.size());
         for (SqlLexer.Part part : parts) {
-            analyses.add(analyzePart(part, false));
+            analyses.add(analyzePart(part));
         }
         return combine(analyses);
     }
 
     /**
-     * One statement; {@code joinable} when it is the whole text, so a joined form may be built. A mutation whose
-     * targets cannot be named (a call, a block, dynamic SQL) but whose text names the epoch table (or another
-     * protected table) counts as a write to it.
+     * One statement of the text. A mutation whose targets cannot be named (a call, a block, dynamic SQL) but whose
+     * text names the epoch table (or another protected table) counts as a write to it.
      */
-    private Analysis analyzePart(SqlLexer.Part part, boolean joinable) {
-        Analysis analysis = classifyPart(part, joinable);
+    private Analysis analyzePart(SqlLexer.Part part) {
+        Analysis analysis = classifyPart(part);
         if (analysis.kind() == StatementKind.MUTATION && analysis.targetTables().isEmpty()) {
             String text = part.text().toLowerCase(Locale.ROOT);
             for (String table : protectedTables) {
@@ -127,7 +124,13 @@ public final class SqlAnalyzer {
                 }
             }
         }
-        boolean plain = PLAIN_STARTS.contains(KeywordClassifier.word(part.tokens(), 0));
+        String first = KeywordClassifier.word(part.tokens(), 0);
+        if (dialect == Dialect.POSTGRESQL && (first.equals("CALL") || first.equals("DO"))
+                && analysis.kind() == StatementKind.MUTATION && !analysis.mayEndTransaction()) {
+            // A procedure or DO block may COMMIT inside unless it runs in a transaction block.
+            return Analyses.endingTransaction(analysis);
+        }
+        boolean plain = PLAIN_STARTS.contains(first);
         if (dialect.commitsImplicitly() && !plain && !analysis.mayEndTransaction()
                 && (analysis.kind() == StatementKind.MUTATION || analysis.kind() == StatementKind.SESSION_SETTING
                 || analysis.kind() == StatementKind.READ_ONLY)) {
@@ -136,7 +139,7 @@ public final class SqlAnalyzer {
         return analysis;
     }
 
-    private Analysis classifyPart(SqlLexer.Part part, boolean joinable) {
+    private Analysis classifyPart(SqlLexer.Part part) {
         InnerStatements.Inner inner = InnerStatements.find(part);
         if (inner != null) {
             return carried(inner);
@@ -155,29 +158,10 @@ public final class SqlAnalyzer {
         } catch (ParseException | RuntimeException | StackOverflowError e) {
             return Analyses.unguardable("JSqlParser cannot parse: " + Analyses.excerpt(part.text()), 1);
         }
-        Analysis analysis;
         try {
-            analysis = StatementClassifier.classify(statement);
+            return StatementClassifier.classify(statement);
         } catch (RuntimeException e) {
             return Analyses.unguardable("cannot classify what JSqlParser read: " + Analyses.excerpt(part.text()), 1);
-        }
-        if (!joinable || analysis.kind() != StatementKind.MUTATION || analysis.returnsRows()) {
-            return analysis;
-        }
-        GuardedSql joined = join(statement, part);
-        return joined == null ? analysis : Analyses.mutation(analysis.targetTables(), false, 1, joined);
-    }
-
-    /**
-     * The joined form, or {@code null}. JSqlParser sometimes accepts an incomplete statement (a bare
-     * {@code DELETE}) and then fails to print it: such a statement simply has no joined form, and the guard runs
-     * ahead of it.
-     */
-    private GuardedSql join(Statement statement, SqlLexer.Part part) {
-        try {
-            return rewriter.join(statement, part.markers(), part.maxDepth());
-        } catch (RuntimeException e) {
-            return null;
         }
     }
 
@@ -191,7 +175,7 @@ public final class SqlAnalyzer {
                 return Analyses.unguardable("cannot tell what " + inner.carrier() + " runs: " + Analyses.excerpt(text),
                         1);
             }
-            Analysis analysis = analyzePart(parts.get(0), false);
+            Analysis analysis = analyzePart(parts.get(0));
             switch (analysis.kind()) {
                 case MUTATION:
                     mutation = true;
@@ -209,15 +193,15 @@ public final class SqlAnalyzer {
         List<String> targetList = new ArrayList<>(targets);
         switch (inner.carrier()) {
             case EXPLAIN_ANALYZE:
-                return mutation ? Analyses.mutation(targetList, true, 1, null) : Analyses.readOnly(1, true);
+                return mutation ? Analyses.mutation(targetList, true, 1) : Analyses.readOnly(1, true);
             case PREPARE:
             case DECLARE_CURSOR:
             case COPY_TO_CLIENT:
-                return mutation ? Analyses.mutation(targetList, false, 1, null) : Analyses.readOnly(1, false);
+                return mutation ? Analyses.mutation(targetList, false, 1) : Analyses.readOnly(1, false);
             case COPY_TO_SERVER:
-                return Analyses.mutation(targetList, false, 1, null);
+                return Analyses.mutation(targetList, false, 1);
             case DELTA_TABLE:
-                return mutation ? Analyses.mutation(targetList, true, 1, null)
+                return mutation ? Analyses.mutation(targetList, true, 1)
                         : Analyses.unguardable("a delta table over a statement that changes no data", 1);
             default:
                 return Analyses.unguardable("a data change delta table (FINAL/NEW/OLD TABLE) outside a query", 1);
@@ -274,7 +258,7 @@ public final class SqlAnalyzer {
             return Analyses.transactionControl(control.transactionControl(), count);
         }
         if (mutation) {
-            return Analyses.mutation(new ArrayList<>(targets), returnsRows, count, null);
+            return Analyses.mutation(new ArrayList<>(targets), returnsRows, count);
         }
         return allSettings ? Analyses.sessionSetting(count, returnsRows) : Analyses.readOnly(count, returnsRows);
     }

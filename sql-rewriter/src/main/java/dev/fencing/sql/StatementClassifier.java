@@ -57,7 +57,7 @@ final class StatementClassifier {
         if (statement instanceof Select select) {
             StatementClassifier classifier = new StatementClassifier();
             classifier.select(select);
-            return classifier.writes ? Analyses.mutation(classifier.targetList(), true, 1, null)
+            return classifier.writes ? Analyses.mutation(classifier.targetList(), true, 1)
                     : Analyses.readOnly(1, true);
         }
         if (statement instanceof ExplainStatement || statement instanceof DescribeStatement
@@ -74,7 +74,7 @@ final class StatementClassifier {
         }
         StatementClassifier classifier = new StatementClassifier();
         boolean returnsRows = classifier.mutation(statement);
-        return Analyses.mutation(classifier.targetList(), returnsRows, 1, null);
+        return Analyses.mutation(classifier.targetList(), returnsRows, 1);
     }
 
     /** Collects the targets of a mutation; returns whether it yields rows. */

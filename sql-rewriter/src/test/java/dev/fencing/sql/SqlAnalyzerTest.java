@@ -65,7 +65,6 @@ class SqlAnalyzerTest {
         Analysis h2Merge = h2.analyze("MERGE INTO t (id, a) KEY (id) VALUES (1, 2)");
         assertEquals(StatementKind.MUTATION, h2Merge.kind());
         assertEquals(List.of("t"), h2Merge.targetTables());
-        assertNull(h2Merge.joined());
     }
 
     @Test
@@ -74,14 +73,12 @@ class SqlAnalyzerTest {
         assertEquals(StatementKind.MUTATION, analysis.kind());
         assertEquals(List.of("t"), analysis.targetTables());
         assertTrue(analysis.returnsRows());
-        assertNull(analysis.joined());
         Analysis nested = pg.analyze(
                 "WITH a AS (WITH b AS (UPDATE u SET x = 1 RETURNING x) SELECT * FROM b) SELECT * FROM a");
         assertEquals(List.of("u"), nested.targetTables());
         Analysis beforeInsert = pg.analyze(
                 "WITH d AS (DELETE FROM old RETURNING *) INSERT INTO archive SELECT * FROM d");
         assertEquals(List.of("old", "archive"), beforeInsert.targetTables());
-        assertNull(beforeInsert.joined());
     }
 
     @Test
@@ -89,7 +86,6 @@ class SqlAnalyzerTest {
         Analysis analysis = pg.analyze("SELECT a INTO copy FROM t");
         assertEquals(StatementKind.MUTATION, analysis.kind());
         assertEquals(List.of("copy"), analysis.targetTables());
-        assertNull(analysis.joined());
     }
 
     @Test
@@ -97,7 +93,6 @@ class SqlAnalyzerTest {
         Analysis analysis = pg.analyze("EXPLAIN ANALYZE DELETE FROM t");
         assertEquals(StatementKind.MUTATION, analysis.kind());
         assertEquals(List.of("t"), analysis.targetTables());
-        assertNull(analysis.joined());
         assertEquals(StatementKind.MUTATION, pg.analyze("EXPLAIN (ANALYZE, BUFFERS) UPDATE t SET a = 1").kind());
         assertEquals(StatementKind.READ_ONLY, pg.analyze("EXPLAIN ANALYZE SELECT 1").kind());
     }
@@ -163,7 +158,6 @@ class SqlAnalyzerTest {
         assertEquals(StatementKind.MUTATION, analysis.kind());
         assertEquals(List.of("a", "b"), analysis.targetTables());
         assertEquals(2, analysis.statementCount());
-        assertNull(analysis.joined());
         assertEquals(StatementKind.MUTATION, h2.analyze("SELECT 1; DELETE FROM b;").kind());
     }
 
@@ -211,7 +205,6 @@ class SqlAnalyzerTest {
         Analysis analysis = pg.analyze("DELETE FROM t WHERE a = 1 RETURNING id");
         assertEquals(StatementKind.MUTATION, analysis.kind());
         assertTrue(analysis.returnsRows());
-        assertNull(analysis.joined());
         assertFalse(pg.analyze("DELETE FROM t").returnsRows());
     }
 
@@ -343,7 +336,6 @@ class SqlAnalyzerTest {
     void anIncompleteStatementTheParserAcceptsIsStillAMutation_C5() {
         Analysis bare = h2.analyze("DELetE ");
         assertEquals(StatementKind.MUTATION, bare.kind(), bare::toString);
-        assertNull(bare.joined());
     }
 
     @Test

@@ -27,11 +27,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The analyzer on realistic statements (PostgreSQL dialect): {@code cold} classifies and rewrites without a cache
- * (lexical pass, parse, classify, join the guard, print, check), {@code cached} is the per-text lookup every execute
- * pays, and {@code jsqlparserParse} is JSqlParser's own parse of the same text, called synchronously as the
- * analyzer calls it ({@code jsqlparserParseUtil}: through {@code CCJSqlParserUtil.parse}, which starts a thread per
- * call). {@code jsqlparserParseGuarded} parses the joined text, as the analyzer does once more to check it.
+ * The analyzer on realistic statements (PostgreSQL dialect): {@code cold} classifies without a cache (lexical pass,
+ * parse, classify), {@code cached} is the per-text lookup every execute pays, and {@code jsqlparserParse} is
+ * JSqlParser's own parse of the same text, called synchronously as the analyzer calls it
+ * ({@code jsqlparserParseUtil}: through {@code CCJSqlParserUtil.parse}, which starts a thread per call).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -58,7 +57,6 @@ public class RewriterBenchmark {
     public String statement;
 
     private String sql;
-    private String guardedSql;
     private SqlAnalyzer uncached;
     private SqlAnalyzer cached;
 
@@ -67,8 +65,6 @@ public class RewriterBenchmark {
         sql = STATEMENTS.get(statement);
         uncached = new SqlAnalyzer(Dialect.POSTGRESQL, EpochTable.of("fencing_epoch"), 0);
         cached = new SqlAnalyzer(Dialect.POSTGRESQL, EpochTable.of("fencing_epoch"), 4096);
-        Analysis analysis = cached.analyze(sql);
-        guardedSql = analysis.joined() == null ? sql : analysis.joined().sql();
     }
 
     @Benchmark
@@ -84,13 +80,6 @@ public class RewriterBenchmark {
     @Benchmark
     public Statement jsqlparserParse() throws ParseException {
         return new CCJSqlParser(new StringProvider(sql)).withDialect(AbstractJSqlParser.Dialect.POSTGRESQL)
-                .Statement();
-    }
-
-    /** JSqlParser's parse of the guarded text: the analyzer parses it once more to check what it printed. */
-    @Benchmark
-    public Statement jsqlparserParseGuarded() throws ParseException {
-        return new CCJSqlParser(new StringProvider(guardedSql)).withDialect(AbstractJSqlParser.Dialect.POSTGRESQL)
                 .Statement();
     }
 

@@ -1,7 +1,7 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.sql.EpochSql;
-import dev.fencing.sql.TransactionControl;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,88 +12,122 @@ import java.util.Map;
 
 /**
  * The guard protocol of one connection: runs a mutation so that the epoch check and the write commit or roll
- * back together (SPEC C2, C3, C4), and knows which epoch-row locks the current transaction holds.
+ * back together (SPEC C2, C3, C4), on the strength of what the server says, never of a lock the driver believes
+ * it holds (C9).
  *
- * <p>Inside a transaction, the first guarded statement for a (resource, token) takes the epoch-row lock (shared
- * where the database allows it), either inside the statement itself or by a locking read ahead of it; later
- * statements of that transaction run untouched, because no advance can commit while the lock is held. In
- * autocommit the guard travels inside the statement (one round trip); when it does not let the statement through,
- * the statement is run again in a transaction the driver opens, after a locking read or an advance decides.
+ * <p>The rule: every mutation is sent with its own guard, in the same transaction, with nothing of the caller's
+ * in between. Where the database runs two statements in one round trip (PostgreSQL), the guard statement travels
+ * ahead of the caller's untouched text and fails loudly when the token is not current, so the text never runs and
+ * its triggers never fire. Elsewhere, and for texts that may end their transaction themselves (a procedure that
+ * commits), the epoch row is locked by a separate statement first, inside a transaction: the caller's when the
+ * server reports one, otherwise one the driver opens and commits around the statement. Taking the lock again in
+ * a transaction that already holds it costs one index lookup.
+ *
+ * <p>The only thing remembered is which marks this connection has seen committed. It decides no safety question:
+ * it only lets a caller's transaction skip the separate locking read before a guarded text (which would abort
+ * that transaction on a new epoch instead of advancing the mark).
  */
 final class EpochGuard {
-    /** Where a statement can carry the guard itself. */
-    enum Inline {
-        /** Never: lock first, then run. */
-        NONE,
-        /** Joined into the statement: usable in and out of transactions. */
-        ANYWHERE,
-        /** A guard statement ahead in the same round trip that fails loudly: only outside transactions. */
-        AUTOCOMMIT_ONLY
-    }
-
     /** One statement execution as the guard drives it. */
     interface Call<T> {
-        /** Runs with the guard inside; {@code null} when the guard may not have let it through (nothing changed). */
-        T inline(String resource, long token) throws SQLException;
+        /**
+         * Runs the caller's text with the guard statement ahead of it in the same text; the guard's failure comes
+         * back as the {@link SQLException} the database raised (see {@link GuardFailure}). Only called when the
+         * statement was declared {@code prefixable}.
+         */
+        T withGuard(String resource, long token) throws SQLException;
 
-        /** Runs while this transaction holds the epoch-row lock for {@code token}. */
-        T locked(String resource, long token) throws SQLException;
-
-        /** Runs the caller's statement as the underlying driver would, without a guard: a refusal in audit mode. */
+        /** Runs the caller's statement as the underlying driver would, untouched. */
         T untouched() throws SQLException;
     }
 
     private final Connection raw;
     private final EpochSql sql;
     private final IssuerCheck issuerCheck;
-    private final Map<String, Long> held = new HashMap<>(4);
+    private final TransactionProbe probe;
+    /** Marks this connection saw committed, per resource; only chooses the form of the guard. */
+    private final Map<String, Long> committedMarks = new HashMap<>(4);
+    /** Marks the current transaction has locked at, per resource: committed marks once it commits. */
+    private final Map<String, Long> pendingMarks = new HashMap<>(4);
     private PreparedStatement lockAtLeast;
     private PreparedStatement advance;
-    private boolean autoCommit;
-    private boolean sqlTransaction;
 
     /** {@code issuerCheck} is {@code null} when never-issued tokens are not checked ({@code fencing.issuer.check=off}). */
-    EpochGuard(Connection raw, EpochSql sql, IssuerCheck issuerCheck) throws SQLException {
+    EpochGuard(Connection raw, EpochSql sql, IssuerCheck issuerCheck) {
         this.raw = raw;
         this.sql = sql;
         this.issuerCheck = issuerCheck;
-        this.autoCommit = raw.getAutoCommit();
+        this.probe = TransactionProbe.of(raw);
     }
 
     EpochSql sql() {
         return sql;
     }
 
-    /** Runs {@code call} fenced for {@code resource} at {@code token}; refuses a stale token with nothing changed. */
-    <T> T run(String resource, long token, Inline inline, Call<T> call) throws SQLException {
-        if (inTransaction()) {
-            if (!holds(resource, token)) {
-                if (inline == Inline.ANYWHERE) {
-                    T result = call.inline(resource, token);
-                    if (result != null) {
-                        held.put(resource, token);
-                        return result;
+    /**
+     * Runs {@code call} fenced for {@code resource} at {@code token}; refuses a stale token with nothing changed.
+     *
+     * @param prefixable whether the call can send the guard ahead of its text ({@link Call#withGuard})
+     * @param repeatable whether the call can be sent a second time after its guard failed (no stream parameters)
+     */
+    <T> T run(String resource, long token, boolean prefixable, boolean repeatable, Call<T> call) throws SQLException {
+        if (!probe.inTransaction()) {
+            if (prefixable && repeatable) {
+                try {
+                    T result = call.withGuard(resource, token);
+                    committedMarks.put(resource, token);
+                    return result;
+                } catch (SQLException e) {
+                    GuardFailure failure = GuardFailure.of(e);
+                    if (failure == null) {
+                        throw e;
                     }
+                    if (failure.stale()) {
+                        throw stale(resource, token, failure.mark());
+                    }
+                    // The mark is below the token: advance it in a transaction of the driver's, then run once.
                 }
-                lock(resource, token);
             }
-            return call.locked(resource, token);
+            return inDriverTransaction(resource, token, prefixable, call);
         }
-        if (inline != Inline.NONE) {
-            T result = call.inline(resource, token);
-            if (result != null) {
-                return result;
+        if (!prefixable) {
+            lock(resource, token);
+            if (!probe.inTransaction()) {
+                throw Refusals.cannotGuard("the transaction ended while the epoch row was being locked, so the"
+                        + " statement was not sent");
             }
+            return call.untouched();
         }
-        return inDriverTransaction(resource, token, call);
+        if (!knownCurrent(resource, token)) {
+            // Advance (or check) without failing, so a new epoch does not abort the caller's transaction.
+            lock(resource, token);
+        }
+        try {
+            T result = call.withGuard(resource, token);
+            pendingMarks.put(resource, token);
+            return result;
+        } catch (SQLException e) {
+            GuardFailure failure = GuardFailure.of(e);
+            if (failure == null) {
+                throw e;
+            }
+            committedMarks.remove(resource);
+            pendingMarks.remove(resource);
+            if (failure.stale()) {
+                throw stale(resource, token, failure.mark());
+            }
+            throw Refusals.behind(resource, token);
+        }
     }
 
-    private <T> T inDriverTransaction(String resource, long token, Call<T> call) throws SQLException {
+    private <T> T inDriverTransaction(String resource, long token, boolean prefixable, Call<T> call)
+            throws SQLException {
         raw.setAutoCommit(false);
         try {
             lock(resource, token);
-            T result = call.locked(resource, token);
+            T result = prefixable ? call.withGuard(resource, token) : call.untouched();
             raw.commit();
+            committedMarks.put(resource, token);
             return result;
         } catch (SQLException | RuntimeException | Error failure) {
             try {
@@ -103,9 +137,19 @@ final class EpochGuard {
             }
             throw failure;
         } finally {
-            held.clear();
+            pendingMarks.clear();
             raw.setAutoCommit(true);
         }
+    }
+
+    private boolean knownCurrent(String resource, long token) {
+        Long mark = committedMarks.get(resource);
+        return mark != null && mark == token;
+    }
+
+    private FencingRefusedException stale(String resource, long token, long mark) {
+        committedMarks.put(resource, mark);
+        return Refusals.stale(resource, token, mark);
     }
 
     /**
@@ -122,9 +166,9 @@ final class EpochGuard {
                 if (rs.next()) {
                     long mark = rs.getLong(1);
                     if (mark != token) {
-                        throw Refusals.stale(resource, token, mark);
+                        throw stale(resource, token, mark);
                     }
-                    held.put(resource, token);
+                    pendingMarks.put(resource, token);
                     return;
                 }
             }
@@ -132,7 +176,7 @@ final class EpochGuard {
                 issuerCheck.verify(resource, token);
             }
             if (advance(resource, token)) {
-                held.put(resource, token);
+                pendingMarks.put(resource, token);
                 return;
             }
         }
@@ -194,59 +238,15 @@ final class EpochGuard {
         return advance;
     }
 
-    private boolean holds(String resource, long token) {
-        Long lockedToken = held.get(resource);
-        return lockedToken != null && lockedToken == token;
+    /** The caller's transaction committed: the marks it locked at are committed marks now. */
+    void committed() {
+        committedMarks.putAll(pendingMarks);
+        pendingMarks.clear();
     }
 
-    boolean inTransaction() {
-        return !autoCommit || sqlTransaction;
-    }
-
-    /** Whether {@code e} is the prefix guard refusing to let the statement after it run. */
-    static boolean isGuardFailure(SQLException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getMessage() != null && t.getMessage().contains(EpochSql.GUARD_FAILURE_MARKER)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    void autoCommitChanged(boolean autoCommit) {
-        this.autoCommit = autoCommit;
-        transactionEnded();
-    }
-
-    /** The transaction committed or rolled back: its locks are gone. */
-    void transactionEnded() {
-        held.clear();
-        sqlTransaction = false;
-    }
-
-    /** A savepoint was rolled back: locks taken after it may be gone, so the next mutation is guarded again. */
-    void locksMayBeGone() {
-        held.clear();
-    }
-
-    /** Keeps the transaction state right after transaction control sent as SQL. */
-    void afterTransactionControl(TransactionControl control) {
-        switch (control) {
-            case BEGIN:
-                if (autoCommit) {
-                    sqlTransaction = true;
-                }
-                break;
-            case COMMIT:
-            case ROLLBACK:
-                transactionEnded();
-                break;
-            case ROLLBACK_TO_SAVEPOINT:
-                locksMayBeGone();
-                break;
-            default:
-                break;
-        }
+    /** The caller's transaction rolled back (or part of it did): what it locked at may be undone. */
+    void rolledBack() {
+        pendingMarks.clear();
     }
 
     void close() {

@@ -65,20 +65,6 @@ enum Exec {
         }
     }
 
-    /** Whether a result proves the joined guard let the statement through (it changed at least one row). */
-    boolean changedRows(Object result, Statement statement) throws SQLException {
-        switch (this) {
-            case EXECUTE:
-                return !((Boolean) result) && statement.getUpdateCount() > 0;
-            case UPDATE:
-                return (Integer) result > 0;
-            case LARGE_UPDATE:
-                return (Long) result > 0;
-            default:
-                return false;
-        }
-    }
-
     /** The result of a statement the driver handled itself without sending it (a {@code SET fencing.*}). */
     Object local() throws SQLException {
         switch (this) {

@@ -76,9 +76,7 @@ public final class FencedConnectionImpl implements FencedConnection {
         this.epochTableName = settings.epochTable().simpleName();
         this.leaseTableName = settings.leaseTable().simpleName();
         this.exemptTables = settings.exemptTables();
-        String prefix = analyzer.epochSql().prefixGuard();
-        this.prefixGuard = prefix == null ? null
-                : new GuardedSql(prefix, new int[0], 1, 2, prefix.indexOf('?'), prefix.indexOf('?', prefix.indexOf('?') + 1));
+        this.prefixGuard = analyzer.epochSql().prefixGuard();
     }
 
     /** Wraps a freshly opened underlying connection, checking (or creating) the epoch table first. */
@@ -136,13 +134,6 @@ public final class FencedConnectionImpl implements FencedConnection {
         return resolved;
     }
 
-    /** After a statement ran (or failed): H2 and MariaDB may have committed on their own, dropping the guard's locks. */
-    void afterStatement(Analysis analysis) {
-        if (analysis.mayEndTransaction()) {
-            guard.locksMayBeGone();
-        }
-    }
-
     /** Decides how a statement proceeds; refuses what must not run (SPEC C5), which audit mode passes untouched. */
     Route route(String sql, Analysis analysis) throws SQLException {
         switch (analysis.kind()) {
@@ -163,7 +154,16 @@ public final class FencedConnectionImpl implements FencedConnection {
                     return Route.PASS;
                 }
                 boolean exempt = !analysis.targetTables().isEmpty() && exemptTables.containsAll(analysis.targetTables());
-                return exempt ? Route.PASS : Route.GUARD;
+                if (exempt) {
+                    return Route.PASS;
+                }
+                if (prefixGuard == null && analysis.statementCount() > 1 && analysis.mayEndTransaction()) {
+                    // The database may commit between them, dropping the lock the guard took for the whole text.
+                    refusals.refuse(Refusals.cannotGuard("several statements in one text, one of which may end the"
+                            + " transaction (DDL commits on its own here): send them as separate statements"), sql);
+                    return Route.PASS;
+                }
+                return Route.GUARD;
             default:
                 refusals.refuse(Refusals.cannotGuard(analysis.reason()), sql);
                 return Route.PASS;
@@ -207,13 +207,22 @@ public final class FencedConnectionImpl implements FencedConnection {
     }
 
     /**
+     * Whether a mutation can carry the guard ahead of its own text: the database runs both in one round trip and
+     * one transaction, the text cannot end that transaction itself (a procedure or block that commits), it is no
+     * call escape (drivers resolve those only at the start of a text), and no generated keys were asked for.
+     */
+    boolean prefixable(Analysis analysis, boolean keysRequested) {
+        return prefixGuard != null && !analysis.mayEndTransaction() && !analysis.isCallEscape() && !keysRequested;
+    }
+
+    /**
      * Runs a mutation fenced with the token in force: the guard protocol, or the refusal of a missing, invalid or
      * stale token, which in audit mode runs {@code call} untouched instead.
      */
-    <T> T fence(String sql, EpochGuard.Inline inline, EpochGuard.Call<T> call) throws SQLException {
+    <T> T fence(String sql, boolean prefixable, boolean repeatable, EpochGuard.Call<T> call) throws SQLException {
         String resource = tokens.resource();
         try {
-            return guard.run(resource, tokens.token(resource), inline, call);
+            return guard.run(resource, tokens.token(resource), prefixable, repeatable, call);
         } catch (FencingRefusedException refusal) {
             // Raised before the call ran (token resolution, or the guard's lock or advance): nothing changed yet.
             refusals.refuse(refusal, sql);
@@ -228,15 +237,10 @@ public final class FencedConnectionImpl implements FencedConnection {
 
     /** Runs a write that cannot carry the guard (a batch, a row change) untouched, after the guard has locked. */
     <T> T runFenced(String statement, Action<T> action) throws SQLException {
-        return fence(statement, EpochGuard.Inline.NONE, new EpochGuard.Call<>() {
+        return fence(statement, false, true, new EpochGuard.Call<>() {
             @Override
-            public T inline(String r, long t) {
-                throw new IllegalStateException("an action run with Inline.NONE is never run inline");
-            }
-
-            @Override
-            public T locked(String r, long t) throws SQLException {
-                return action.run();
+            public T withGuard(String r, long t) {
+                throw new IllegalStateException("an action cannot carry a guard statement");
             }
 
             @Override
@@ -376,8 +380,11 @@ public final class FencedConnectionImpl implements FencedConnection {
 
     @Override
     public void setAutoCommit(boolean autoCommit) throws SQLException {
+        boolean committing = autoCommit && !raw.getAutoCommit();
         raw.setAutoCommit(autoCommit);
-        guard.autoCommitChanged(autoCommit);
+        if (committing) {
+            guard.committed();
+        }
     }
 
     @Override
@@ -387,29 +394,20 @@ public final class FencedConnectionImpl implements FencedConnection {
 
     @Override
     public void commit() throws SQLException {
-        try {
-            raw.commit();
-        } finally {
-            guard.transactionEnded();
-        }
+        raw.commit();
+        guard.committed();
     }
 
     @Override
     public void rollback() throws SQLException {
-        try {
-            raw.rollback();
-        } finally {
-            guard.transactionEnded();
-        }
+        guard.rolledBack();
+        raw.rollback();
     }
 
     @Override
     public void rollback(Savepoint savepoint) throws SQLException {
-        try {
-            raw.rollback(savepoint);
-        } finally {
-            guard.locksMayBeGone();
-        }
+        guard.rolledBack();
+        raw.rollback(savepoint);
     }
 
     @Override

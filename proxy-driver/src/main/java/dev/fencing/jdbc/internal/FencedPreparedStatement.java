@@ -25,8 +25,8 @@ import java.util.List;
 
 /**
  * A {@link PreparedStatement} of the fencing driver. The caller's parameters are kept and applied, at execute
- * time, to the form of the statement the guard runs: the statement with the guard joined in, the guard ahead of
- * it in one round trip, or the untouched statement after a locking read. Each form is prepared once.
+ * time, to the form of the statement the guard runs: the guard statement ahead of the caller's untouched text in
+ * one round trip, or the untouched text after a locking read. Each form is prepared once.
  */
 class FencedPreparedStatement extends FencedStatementBase implements PreparedStatement {
     /** Prepares one form of the statement with the caller's result-set and generated-keys options. */
@@ -39,19 +39,20 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         void apply(Statement statement) throws SQLException;
     }
 
-    private enum Form { UNTOUCHED, JOINED, PREFIXED }
+    private enum Form { UNTOUCHED, PREFIXED }
 
     private final String sql;
     private final Analysis analysis;
     private final FencedConnectionImpl.Route route;
     private final Preparer preparer;
-    private final boolean prefixAllowed;
+    private final boolean prefixable;
     private final ParameterBindings bindings = new ParameterBindings();
     private final PreparedStatement[] forms = new PreparedStatement[Form.values().length];
     private final List<Option> options = new ArrayList<>(2);
     private Statement current;
     private boolean closed;
     private boolean batchNeedsGuard;
+    private int batchSize;
 
     FencedPreparedStatement(FencedConnectionImpl connection, String sql, Analysis analysis, boolean keysRequested,
                             Preparer preparer) throws SQLException {
@@ -60,8 +61,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         this.analysis = analysis;
         this.route = connection.route(sql, analysis);
         this.preparer = preparer;
-        this.prefixAllowed = !keysRequested && connection.prefixGuard() != null && analysis.statementCount() == 1
-                && !analysis.isCallEscape();
+        this.prefixable = connection.prefixable(analysis, keysRequested) && formsAllowed();
         // A SET fencing.* is never sent; a plain statement stands in to answer warnings, options and close.
         current = route == FencedConnectionImpl.Route.SETTING ? connection.raw().createStatement() : form(primaryForm());
     }
@@ -72,13 +72,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
     }
 
     private Form primaryForm() {
-        if (route != FencedConnectionImpl.Route.GUARD || !formsAllowed()) {
-            return Form.UNTOUCHED;
-        }
-        if (analysis.joined() != null && !analysis.returnsRows()) {
-            return Form.JOINED;
-        }
-        return prefixAllowed ? Form.PREFIXED : Form.UNTOUCHED;
+        return route == FencedConnectionImpl.Route.GUARD && prefixable ? Form.PREFIXED : Form.UNTOUCHED;
     }
 
     private PreparedStatement form(Form form) throws SQLException {
@@ -94,33 +88,25 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
     }
 
     private String text(Form form) {
-        switch (form) {
-            case JOINED:
-                return analysis.joined().sql();
-            case PREFIXED:
-                return connection.prefixGuard().sql() + ";\n" + sql;
-            default:
-                return sql;
-        }
+        return form == Form.PREFIXED ? connection.prefixGuard().sql() + ";" + sql : sql;
     }
 
+    /** Binds the caller's parameters, after the guard's own markers where the guard is ahead of the text. */
     private void bindFor(PreparedStatement statement, Form form, String resource, long token) throws SQLException {
-        switch (form) {
-            case JOINED:
-                GuardedSql joined = analysis.joined();
-                bindings.applyTo(statement, joined::actualIndex);
-                statement.setString(joined.resourceIndex(), resource);
-                statement.setLong(joined.tokenIndex(), token);
-                break;
-            case PREFIXED:
-                bindings.applyTo(statement, index -> index + 2);
-                statement.setString(1, resource);
-                statement.setLong(2, token);
-                break;
-            default:
-                bindings.applyTo(statement, index -> index);
-                break;
+        if (form != Form.PREFIXED) {
+            bindings.applyTo(statement, index -> index);
+            return;
         }
+        List<GuardedSql.Marker> markers = connection.prefixGuard().markers();
+        for (int i = 0; i < markers.size(); i++) {
+            if (markers.get(i) == GuardedSql.Marker.RESOURCE) {
+                statement.setString(i + 1, resource);
+            } else {
+                statement.setLong(i + 1, token);
+            }
+        }
+        int shift = markers.size();
+        bindings.applyTo(statement, index -> index + shift);
     }
 
     @Override
@@ -130,25 +116,10 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
 
     private Object run(Exec exec) throws SQLException {
         resultFromDatabase();
-        try {
-            return route(exec);
-        } finally {
-            connection.afterStatement(analysis);
-        }
-    }
-
-    private Object route(Exec exec) throws SQLException {
         switch (route) {
             case PASS:
             case TRANSACTION_CONTROL:
-                PreparedStatement untouched = form(Form.UNTOUCHED);
-                bindFor(untouched, Form.UNTOUCHED, null, 0);
-                current = untouched;
-                Object result = exec.run(untouched);
-                if (route == FencedConnectionImpl.Route.TRANSACTION_CONTROL) {
-                    connection.guard().afterTransactionControl(analysis.transactionControl());
-                }
-                return result;
+                return untouched(exec);
             case SETTING:
                 connection.applySetting(analysis);
                 return handledLocally(exec);
@@ -157,58 +128,28 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         }
     }
 
-    private Object guarded(Exec exec) throws SQLException {
-        boolean rows = exec == Exec.QUERY || analysis.returnsRows();
-        boolean once = bindings.hasStreams();
-        Form form;
-        EpochGuard.Inline inline;
-        if (formsAllowed() && analysis.joined() != null && !rows) {
-            form = Form.JOINED;
-            inline = once ? EpochGuard.Inline.NONE : EpochGuard.Inline.ANYWHERE;
-        } else if (formsAllowed() && prefixAllowed) {
-            form = Form.PREFIXED;
-            inline = once ? EpochGuard.Inline.NONE : EpochGuard.Inline.AUTOCOMMIT_ONLY;
-        } else {
-            form = Form.UNTOUCHED;
-            inline = EpochGuard.Inline.NONE;
-        }
-        PreparedStatement statement = form(form);
-        current = statement;
-        return connection.fence(sql, inline, new EpochGuard.Call<>() {
-            @Override
-            public Object inline(String r, long t) throws SQLException {
-                bindFor(statement, form, r, t);
-                if (form == Form.JOINED) {
-                    Object result = exec.run(statement);
-                    return exec.changedRows(result, statement) ? result : null;
-                }
-                try {
-                    statement.execute();
-                } catch (SQLException e) {
-                    if (EpochGuard.isGuardFailure(e)) {
-                        return null;
-                    }
-                    throw e;
-                }
-                return exec.afterPrefixGuard(statement);
-            }
+    private Object untouched(Exec exec) throws SQLException {
+        PreparedStatement untouched = form(Form.UNTOUCHED);
+        bindFor(untouched, Form.UNTOUCHED, null, 0);
+        current = untouched;
+        return exec.run(untouched);
+    }
 
+    private Object guarded(Exec exec) throws SQLException {
+        // Stream parameters can be read once: such a statement is sent once, after the guard has decided.
+        return connection.fence(sql, prefixable, !bindings.hasStreams(), new EpochGuard.Call<>() {
             @Override
-            public Object locked(String r, long t) throws SQLException {
-                if (form == Form.PREFIXED) {
-                    // The transaction holds the epoch-row lock: a guard ahead would only lock it again.
-                    return untouched();
-                }
-                bindFor(statement, form, r, t);
-                return exec.run(statement);
+            public Object withGuard(String r, long t) throws SQLException {
+                PreparedStatement prefixed = form(Form.PREFIXED);
+                bindFor(prefixed, Form.PREFIXED, r, t);
+                current = prefixed;
+                prefixed.execute();
+                return exec.afterPrefixGuard(prefixed);
             }
 
             @Override
             public Object untouched() throws SQLException {
-                PreparedStatement untouched = form(Form.UNTOUCHED);
-                bindFor(untouched, Form.UNTOUCHED, null, 0);
-                current = untouched;
-                return exec.run(untouched);
+                return FencedPreparedStatement.this.untouched(exec);
             }
         });
     }
@@ -249,6 +190,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         PreparedStatement untouched = form(Form.UNTOUCHED);
         bindFor(untouched, Form.UNTOUCHED, null, 0);
         untouched.addBatch();
+        batchSize++;
     }
 
     @Override
@@ -257,6 +199,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
             forms[Form.UNTOUCHED.ordinal()].clearBatch();
         }
         batchNeedsGuard = false;
+        batchSize = 0;
     }
 
     @Override
@@ -277,10 +220,18 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         try {
             FencedConnectionImpl.Action<Object> batch = () -> large ? untouched.executeLargeBatch()
                     : untouched.executeBatch();
-            return batchNeedsGuard ? connection.runFenced(sql, batch) : batch.run();
+            if (!batchNeedsGuard) {
+                return batch.run();
+            }
+            if (batchSize > 1 && analysis.mayEndTransaction() && connection.prefixGuard() == null) {
+                // The database may commit between the batch's runs, dropping the lock the guard took for all of them.
+                connection.refuse(Refusals.cannotGuard("a batch of a statement that may end the transaction (DDL"
+                        + " commits on its own here): run it once per execute"), sql);
+            }
+            return connection.runFenced(sql, batch);
         } finally {
-            connection.afterStatement(analysis);
             batchNeedsGuard = false;
+            batchSize = 0;
             untouched.clearBatch();
         }
     }

@@ -1,7 +1,6 @@
 package dev.fencing.jdbc.internal;
 
 import dev.fencing.sql.Analysis;
-import dev.fencing.sql.GuardedSql;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -11,14 +10,16 @@ import java.util.Set;
 
 /**
  * A plain {@link Statement} of the fencing driver: each text is analysed (cached), mutations run through the
- * {@link EpochGuard} with the guard written into the text as literals, everything else passes through.
+ * {@link EpochGuard} (on PostgreSQL with the guard statement, its values written as literals, ahead of the caller's
+ * untouched text), everything else passes through.
  */
 final class FencedStatement extends FencedStatementBase {
     private final Statement delegate;
     private boolean batchNeedsGuard;
+    private int batchSize;
+    private boolean batchMayEndTransaction;
     /** The batch's mutation texts, distinct, for the audit report. */
     private final Set<String> batchTexts = new LinkedHashSet<>();
-    private boolean batchMayEndTransaction;
 
     FencedStatement(FencedConnectionImpl connection, Statement delegate) {
         super(connection);
@@ -33,21 +34,10 @@ final class FencedStatement extends FencedStatementBase {
     private Object run(String sql, Exec exec, Keys keys) throws SQLException {
         resultFromDatabase();
         Analysis analysis = connection.analyze(sql);
-        try {
-            return route(sql, analysis, exec, keys);
-        } finally {
-            connection.afterStatement(analysis);
-        }
-    }
-
-    private Object route(String sql, Analysis analysis, Exec exec, Keys keys) throws SQLException {
         switch (connection.route(sql, analysis)) {
             case PASS:
-                return exec.run(delegate, sql, keys);
             case TRANSACTION_CONTROL:
-                Object result = exec.run(delegate, sql, keys);
-                connection.guard().afterTransactionControl(analysis.transactionControl());
-                return result;
+                return exec.run(delegate, sql, keys);
             case SETTING:
                 connection.applySetting(analysis);
                 return handledLocally(exec);
@@ -57,38 +47,12 @@ final class FencedStatement extends FencedStatementBase {
     }
 
     private Object guarded(String sql, Analysis analysis, Exec exec, Keys keys) throws SQLException {
-        GuardedSql joined = analysis.joined();
-        GuardedSql prefix = connection.prefixGuard();
-        boolean rows = exec == Exec.QUERY || analysis.returnsRows();
-        EpochGuard.Inline inline;
-        if (joined != null && !rows) {
-            inline = EpochGuard.Inline.ANYWHERE;
-        } else if (prefix != null && analysis.statementCount() == 1 && !analysis.isCallEscape() && !keys.requested()) {
-            inline = EpochGuard.Inline.AUTOCOMMIT_ONLY;
-        } else {
-            inline = EpochGuard.Inline.NONE;
-        }
-        return connection.fence(sql, inline, new EpochGuard.Call<>() {
+        boolean prefixable = connection.prefixable(analysis, keys.requested());
+        return connection.fence(sql, prefixable, true, new EpochGuard.Call<>() {
             @Override
-            public Object inline(String r, long t) throws SQLException {
-                if (inline == EpochGuard.Inline.ANYWHERE) {
-                    Object result = exec.run(delegate, joined.withLiterals(r, t), keys);
-                    return exec.changedRows(result, delegate) ? result : null;
-                }
-                try {
-                    delegate.execute(prefix.withLiterals(r, t) + ";\n" + sql);
-                } catch (SQLException e) {
-                    if (EpochGuard.isGuardFailure(e)) {
-                        return null;
-                    }
-                    throw e;
-                }
+            public Object withGuard(String r, long t) throws SQLException {
+                delegate.execute(connection.prefixGuard().withLiterals(r, t) + ";" + sql);
                 return exec.afterPrefixGuard(delegate);
-            }
-
-            @Override
-            public Object locked(String r, long t) throws SQLException {
-                return untouched();
             }
 
             @Override
@@ -179,6 +143,7 @@ final class FencedStatement extends FencedStatementBase {
                 break;
         }
         delegate.addBatch(sql);
+        batchSize++;
         batchMayEndTransaction |= analysis.mayEndTransaction();
     }
 
@@ -186,8 +151,9 @@ final class FencedStatement extends FencedStatementBase {
     public void clearBatch() throws SQLException {
         delegate.clearBatch();
         batchNeedsGuard = false;
-        batchTexts.clear();
+        batchSize = 0;
         batchMayEndTransaction = false;
+        batchTexts.clear();
     }
 
     @Override
@@ -210,12 +176,19 @@ final class FencedStatement extends FencedStatementBase {
         try {
             FencedConnectionImpl.Action<Object> batch = () -> large ? delegate.executeLargeBatch()
                     : delegate.executeBatch();
-            return batchNeedsGuard ? connection.runFenced(String.join(";\n", batchTexts), batch) : batch.run();
-        } finally {
-            if (batchMayEndTransaction) {
-                connection.guard().locksMayBeGone();
+            if (!batchNeedsGuard) {
+                return batch.run();
             }
+            String texts = String.join(";\n", batchTexts);
+            if (batchSize > 1 && batchMayEndTransaction && connection.prefixGuard() == null) {
+                // The database may commit inside the batch, dropping the lock the guard took for all of it.
+                connection.refuse(Refusals.cannotGuard("a batch that writes and holds a statement that may end the"
+                        + " transaction (DDL commits on its own here): run that statement on its own"), texts);
+            }
+            return connection.runFenced(texts, batch);
+        } finally {
             batchNeedsGuard = false;
+            batchSize = 0;
             batchMayEndTransaction = false;
             batchTexts.clear();
             delegate.clearBatch();

@@ -29,6 +29,16 @@ public final class Refusals {
                 resource, token, highWaterMark);
     }
 
+    /**
+     * The guard found the mark below a token this connection saw committed (the transaction that raised it rolled
+     * back after all): the caller's transaction is aborted by the database and nothing of the statement ran.
+     */
+    public static FencingRefusedException behind(String resource, long token) {
+        return cannotGuard("the epoch of resource '" + resource + "' is below token " + token
+                + ", which this connection saw committed; the transaction that raised it must have rolled back."
+                + " The database aborted this transaction: roll it back and run it again");
+    }
+
     public static FencingRefusedException notIssued(String resource, long token, long issued) {
         return new FencingRefusedException("fencing: token " + token + " for resource '" + resource
                 + "' was never issued: the issuer has handed out tokens up to " + issued + "; nothing was changed",

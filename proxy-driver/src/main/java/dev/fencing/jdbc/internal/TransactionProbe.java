@@ -1,0 +1,55 @@
+package dev.fencing.jdbc.internal;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * Asks the underlying driver whether its session is inside a transaction (SPEC C9): pgjdbc reports the state the
+ * server sent with its last ReadyForQuery, so a transaction opened or ended by SQL the wrapper cannot follow
+ * ({@code BEGIN}, a procedure's {@code COMMIT}, a failed {@code COMMIT}) is seen as the server sees it. Other
+ * drivers answer with their session's auto-commit setting, which H2 and MariaDB keep from the server's own.
+ */
+final class TransactionProbe {
+    private final Connection raw;
+    private final Object pgConnection;
+    private final Method pgTransactionState;
+
+    private TransactionProbe(Connection raw, Object pgConnection, Method pgTransactionState) {
+        this.raw = raw;
+        this.pgConnection = pgConnection;
+        this.pgTransactionState = pgTransactionState;
+    }
+
+    /** A probe of {@code raw}: pgjdbc's transaction state where {@code raw} is (or wraps) a pgjdbc connection. */
+    static TransactionProbe of(Connection raw) {
+        try {
+            Class<?> base = Class.forName("org.postgresql.core.BaseConnection", false, raw.getClass().getClassLoader());
+            if (raw.isWrapperFor(base)) {
+                return new TransactionProbe(raw, raw.unwrap(base), base.getMethod("getTransactionState"));
+            }
+        } catch (ClassNotFoundException | NoSuchMethodException | SQLException | LinkageError notPgjdbc) {
+            // not a pgjdbc connection: ask the auto-commit setting below
+        }
+        return new TransactionProbe(raw, null, null);
+    }
+
+    /**
+     * Whether the next statement runs inside a transaction: auto-commit is off (pgjdbc then opens one before the
+     * next statement when none is open), or the server reports one open or failed (a {@code BEGIN} sent as SQL).
+     */
+    boolean inTransaction() throws SQLException {
+        if (!raw.getAutoCommit()) {
+            return true;
+        }
+        if (pgTransactionState == null) {
+            return false;
+        }
+        try {
+            return !"IDLE".equals(((Enum<?>) pgTransactionState.invoke(pgConnection)).name());
+        } catch (IllegalAccessException | InvocationTargetException e) {
+            throw new SQLException("fencing: cannot read the transaction state from the PostgreSQL driver", e);
+        }
+    }
+}
