@@ -1,0 +1,105 @@
+package dev.fencing.jdbc;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import java.sql.CallableStatement;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * {@link ServerTruthTest} on PostgreSQL: a failed {@code PREPARE TRANSACTION}, a {@code COMMIT} failing on a
+ * deferred constraint, and procedures and {@code DO} blocks that commit inside.
+ */
+class PostgresServerTruthTest extends ServerTruthTest {
+    @Override
+    TestDatabase database() {
+        return TestDatabase.POSTGRESQL;
+    }
+
+    @Override
+    void createStatementTrigger() throws SQLException {
+        TestDatabase.exec(raw, "CREATE FUNCTION " + table + "_logged() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                        + " INSERT INTO " + log + " VALUES (1); RETURN NULL; END $$",
+                "CREATE TRIGGER " + table + "_statement AFTER INSERT OR UPDATE OR DELETE ON " + table
+                        + " FOR EACH STATEMENT EXECUTE FUNCTION " + table + "_logged()");
+    }
+
+    @Override
+    void dropData() throws SQLException {
+        super.dropData();
+        TestDatabase.exec(raw, "DROP FUNCTION IF EXISTS " + table + "_logged()",
+                "DROP PROCEDURE IF EXISTS " + table + "_commits()");
+    }
+
+    @Test
+    void aFailedPrepareTransactionEndsTheTransaction_C9() throws Exception {
+        Assumptions.assumeTrue(value("SELECT setting::int FROM pg_settings WHERE name = 'max_prepared_transactions'")
+                == 0, "prepared transactions are enabled on this server");
+        staleAfter((old, s) -> assertThrows(SQLException.class, () -> s.execute("PREPARE TRANSACTION 'st'")));
+    }
+
+    private void deferredViolation(Statement s) throws SQLException {
+        s.execute("CREATE TABLE IF NOT EXISTS " + table + "_def (ref INT REFERENCES " + table
+                + " (id) DEFERRABLE INITIALLY DEFERRED)");
+        s.executeUpdate("INSERT INTO " + table + "_def VALUES (999)");
+    }
+
+    @Test
+    void aCommitSentAsSqlThatFailsOnADeferredConstraintEndsTheTransaction_C9() throws Exception {
+        staleAfter((old, s) -> {
+            deferredViolation(s);
+            assertThrows(SQLException.class, () -> s.execute("COMMIT"));
+        });
+    }
+
+    @Test
+    void setAutoCommitThatFailsOnADeferredConstraintEndsTheTransaction_C9() throws Exception {
+        staleAfter((old, s) -> {
+            deferredViolation(s);
+            assertThrows(SQLException.class, () -> old.setAutoCommit(true));
+            old.setAutoCommit(false);
+        });
+    }
+
+    @Test
+    void aProcedureOrBlockThatCommitsInsideFailsWithTheServersErrorAndChangesNothing_C9() throws Exception {
+        TestDatabase.exec(raw, "CREATE PROCEDURE " + table + "_commits() LANGUAGE plpgsql AS $$ BEGIN UPDATE " + table
+                + " SET n = n + 1 WHERE id = 1; COMMIT; UPDATE " + table + " SET n = n + 10 WHERE id = 1; END $$");
+        String call = "CALL " + table + "_commits()";
+        String block = "DO $$ BEGIN UPDATE " + table + " SET n = n + 1 WHERE id = 1; COMMIT; UPDATE " + table
+                + " SET n = n + 10 WHERE id = 1; END $$";
+        try (Connection c = owner(MARK)) {
+            for (boolean inTransaction : new boolean[] {false, true}) {
+                c.setAutoCommit(!inTransaction);
+                try (Statement s = c.createStatement()) {
+                    assertEquals("2D000", assertThrows(SQLException.class, () -> s.execute(call)).getSQLState());
+                    c.setAutoCommit(true);
+                    c.setAutoCommit(!inTransaction);
+                    assertEquals("2D000", assertThrows(SQLException.class, () -> s.execute(block)).getSQLState());
+                    c.setAutoCommit(true);
+                    c.setAutoCommit(!inTransaction);
+                    assertEquals("2D000", assertThrows(SQLException.class, () -> s.execute("SELECT 1; " + call))
+                            .getSQLState(), "a call after another statement of the same text");
+                    c.setAutoCommit(true);
+                    c.setAutoCommit(!inTransaction);
+                }
+                try (PreparedStatement ps = c.prepareStatement(call)) {
+                    assertEquals("2D000", assertThrows(SQLException.class, ps::execute).getSQLState());
+                }
+                c.setAutoCommit(true);
+                c.setAutoCommit(!inTransaction);
+                try (CallableStatement cs = c.prepareCall(call)) {
+                    assertEquals("2D000", assertThrows(SQLException.class, cs::execute).getSQLState());
+                }
+                c.setAutoCommit(true);
+            }
+        }
+        assertEquals(0, n(1), "no part of a procedure that commits inside ran");
+    }
+}
