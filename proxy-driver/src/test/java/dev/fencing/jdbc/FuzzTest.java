@@ -30,10 +30,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * SPEC C5 under fuzzing: mutated real statements (see {@link StatementMutator}) run through a fenced connection
- * that has no token, against a database holding known data, through a random JDBC entry point each. The database
- * judges after every statement (the table's checksum, its columns, the schema's objects and the epoch row): zero
- * unguarded changes, every failure an {@code SQLException}, none slower than {@link #TIMEOUT_SECONDS}.
+ * SPEC C5, C8 and C9 under fuzzing: mutated real statements (see {@link StatementMutator}) run through a fenced
+ * connection that has no token or a stale one (chosen at random per statement), against a database holding known
+ * data and a statement-level trigger that logs every INSERT, UPDATE and DELETE on the table, through a random JDBC
+ * entry point each. The database judges after every statement (the table's checksum, the trigger's log, its
+ * columns, the schema's objects and the epoch row): zero unguarded changes, every failure an
+ * {@code SQLException}, none slower than {@link #TIMEOUT_SECONDS}.
  *
  * <p>Budget: {@code -Dfencing.fuzz.statements=N} on H2 (default {@value #DEFAULT_H2_STATEMENTS}) and
  * {@code -Dfencing.fuzz.pg.statements=N} on PostgreSQL (default {@value #DEFAULT_PG_STATEMENTS}; 0 skips it);
@@ -101,13 +103,16 @@ class FuzzTest {
              PreparedStatement checksum = judge.prepareStatement(checksumQuery(database, table, resource, schema))) {
             Connection fenced = DriverManager.getConnection(TestDatabase.fenced(raw,
                     "fencing.resource=" + resource));
+            Connection stale = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.resource=" + resource,
+                    "fencing.token=" + (HIGH_WATER_MARK - 2)));
             String expected = read(checksum);
             java.util.ArrayDeque<String> recent = new java.util.ArrayDeque<>();
             for (int i = 0; i < statements; i++) {
                 String sql = mutator.next();
                 distinct.add(hash(sql));
                 int entry = entryPoints.nextInt(8);
-                Connection attacker = fenced;
+                boolean staleAttacker = entryPoints.nextBoolean();
+                Connection attacker = staleAttacker ? stale : fenced;
                 Future<?> run = worker.submit(() -> {
                     entryPoint(attacker, sql, entry);
                     return null;
@@ -127,11 +132,13 @@ class FuzzTest {
                             + i + "): " + sql);
                 }
                 outcomes.merge(outcome, 1, Integer::sum);
-                recent.addLast(i + " entry " + entry + " " + outcome + ": " + sql);
+                recent.addLast(i + " entry " + entry + (staleAttacker ? " stale " : " no token ") + outcome + ": "
+                        + sql);
                 if (recent.size() > 12) {
                     recent.removeFirst();
                 }
-                fenced = endTransaction(fenced, resource);
+                fenced = endTransaction(fenced, "fencing.resource=" + resource);
+                stale = endTransaction(stale, "fencing.resource=" + resource, "fencing.token=" + (HIGH_WATER_MARK - 2));
                 String now = read(checksum);
                 if (!expected.equals(now)) {
                     fail("unguarded change (seed " + seed + ", statement " + i + ", entry " + entry + ", " + outcome
@@ -140,6 +147,7 @@ class FuzzTest {
                 }
             }
             fenced.close();
+            stale.close();
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         System.out.printf(Locale.ROOT, "fuzz %s: seed %d, %d statements, %d distinct texts, outcomes %s,"
@@ -148,13 +156,13 @@ class FuzzTest {
     }
 
     /** Ends whatever transaction a fuzzed text opened; a broken connection is replaced. */
-    private Connection endTransaction(Connection fenced, String resource) throws SQLException {
+    private Connection endTransaction(Connection fenced, String... settings) throws SQLException {
         try (Statement s = fenced.createStatement()) {
             s.execute("ROLLBACK");
             return fenced;
         } catch (SQLException e) {
             fenced.close();
-            return DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.resource=" + resource));
+            return DriverManager.getConnection(TestDatabase.fenced(raw, settings));
         }
     }
 
@@ -215,12 +223,19 @@ class FuzzTest {
 
     private void createData(TestDatabase database, String table, String procedure) throws SQLException {
         TestDatabase.exec(raw, "CREATE TABLE " + table + " (id INT PRIMARY KEY, balance INT NOT NULL)",
-                "INSERT INTO " + table + " VALUES (1, 100), (2, 200), (3, 300)");
+                "INSERT INTO " + table + " VALUES (1, 100), (2, 200), (3, 300)", "CREATE TABLE " + table
+                        + "_log (n INT)");
+        String statementTrigger = "CREATE TRIGGER " + table + "_statement AFTER INSERT" + (database == TestDatabase.H2
+                ? ", UPDATE, DELETE" : " OR UPDATE OR DELETE") + " ON " + table + " FOR EACH STATEMENT ";
         if (database == TestDatabase.H2) {
-            TestDatabase.exec(raw, "CREATE ALIAS " + procedure + " FOR 'dev.fencing.jdbc.BypassProcedures.bump'");
+            TestDatabase.exec(raw, "CREATE ALIAS " + procedure + " FOR 'dev.fencing.jdbc.BypassProcedures.bump'",
+                    statementTrigger + "CALL \"" + StatementLogTrigger.class.getName() + "\"");
         } else {
             TestDatabase.exec(raw, "CREATE PROCEDURE " + procedure + "(t text, n int) LANGUAGE plpgsql AS $$ BEGIN"
-                    + " EXECUTE format('UPDATE %I SET balance = balance + %s', t, n); END $$");
+                    + " EXECUTE format('UPDATE %I SET balance = balance + %s', t, n); COMMIT; END $$",
+                    "CREATE FUNCTION " + table + "_logged() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO "
+                            + table + "_log VALUES (1); RETURN NULL; END $$",
+                    statementTrigger + "EXECUTE FUNCTION " + table + "_logged()");
         }
     }
 
@@ -265,7 +280,10 @@ class FuzzTest {
                     "EXECUTE IMMEDIATE 'UPDATE {T} SET balance = 9'",
                     "SET @x = 1",
                     "SELECT 1 // it's a comment",
-                    "SELECT $$a; b$$"));
+                    "SELECT $$a; b$$",
+                    "SET AUTOCOMMIT TRUE",
+                    "SET AUTOCOMMIT FALSE",
+                    "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE"));
         } else {
             corpus.addAll(List.of(
                     "INSERT INTO {T} VALUES (1, 0) ON CONFLICT (id) DO UPDATE SET balance = 0",
@@ -281,7 +299,10 @@ class FuzzTest {
                     "SELECT E'\\\\'' AS q",
                     "SELECT 'a\\' AS q",
                     "LOCK TABLE {T} IN SHARE MODE",
-                    "SELECT $tag$ ; UPDATE {T} SET balance = 8; $tag$"));
+                    "SELECT $tag$ ; UPDATE {T} SET balance = 8; $tag$",
+                    "PREPARE TRANSACTION 'fz'",
+                    "EXPLAIN (\"analyze\") UPDATE {T} SET balance = 1",
+                    "DO $$ BEGIN UPDATE {T} SET balance = 5; COMMIT; UPDATE {T} SET balance = 6; END $$"));
         }
         List<String> named = new ArrayList<>(corpus.size());
         for (String sql : corpus) {
@@ -292,7 +313,8 @@ class FuzzTest {
     }
 
     private static String checksumQuery(TestDatabase database, String table, String resource, String schema) {
-        String rows = "(SELECT count(*) || ':' || coalesce(sum(id * 7919 + balance), 0) FROM " + table + ")";
+        String rows = "(SELECT count(*) || ':' || coalesce(sum(id * 7919 + balance), 0) FROM " + table + ") || '|log '"
+                + " || (SELECT count(*) FROM " + table + "_log)";
         String epoch = "(SELECT coalesce(max(epoch), 0) || '/' || count(*) FROM fencing_epoch WHERE resource = '"
                 + resource + "')";
         if (database == TestDatabase.H2) {
