@@ -22,7 +22,7 @@ record Options(String url, int rows, double warmupSeconds, double seconds, int r
             "                  [--epoch-change=true|false] [--epoch-changes=N] [--out=DIRECTORY]",
             "  --url      the database, as the raw driver's URL; the fenced side is jdbc:fencing: + the same URL",
             "             (default " + DEFAULT_URL + "; jdbc:h2:mem:bench for the embedded variant)",
-            "  --size     smoke: a few seconds, to keep the harness working; full: the README's numbers (default full)",
+            "  --size     smoke: a few seconds, to keep the harness working; full: the numbers of docs/performance.md (default full)",
             "  --seconds  length of one measured pass of one driver; --rounds passes per driver, alternating",
             "  --out      where side-by-side.csv and side-by-side.json are written (default target/side-by-side)");
 

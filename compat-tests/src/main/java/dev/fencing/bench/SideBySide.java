@@ -15,7 +15,7 @@ import java.util.List;
  * The side-by-side harness's entry point: the raw driver and {@code jdbc:fencing:} on the same database and the
  * same tables, each behind its own HikariCP pool, every workload at every thread count, warmed up, then measured in
  * alternating passes (raw first in even rounds, fenced first in odd ones). Prints a table and writes it as CSV and
- * JSON; see the README's "Performance" section.
+ * JSON; see docs/performance.md.
  */
 public final class SideBySide {
     /** The token of every fenced writer of a run: all of them write in one epoch. */

@@ -1,14 +1,12 @@
 package dev.fencing.bench;
 
-import org.junit.jupiter.api.Assumptions;
+import dev.fencing.jdbc.RequiresPostgres;
+import dev.fencing.jdbc.TestDatabase;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,8 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * is reported by the harness, never asserted here.
  */
 class SideBySideSmokeTest {
-    private static final String PG_URL = System.getProperty("fencing.test.pg.url",
-            "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+    private static final String PG_URL = TestDatabase.pgUrl();
 
     @Test
     void smokeRunOnH2MeasuresEveryWorkloadOnBothDriversInOneEpoch_C4() throws Exception {
@@ -33,8 +30,8 @@ class SideBySideSmokeTest {
     }
 
     @Test
+    @RequiresPostgres
     void smokeRunOnPostgresMeasuresEveryWorkloadOnBothDriversInOneEpoch_C4() throws Exception {
-        requirePostgres();
         Path out = Path.of("target", "side-by-side-smoke", "postgresql");
         Report report = SideBySide.run("--size=smoke", "--url=" + PG_URL, "--out=" + out);
         checkReport(report, out);
@@ -67,20 +64,5 @@ class SideBySideSmokeTest {
         assertTrue(csv.get(0).startsWith("database,workload,threads,raw_ops_per_s,fenced_ops_per_s,ratio"));
         String json = Files.readString(out.resolve("side-by-side.json"), StandardCharsets.UTF_8);
         assertTrue(json.contains("\"workload\": \"tpcb\", \"threads\": 2") && json.contains("\"epoch_change\""), json);
-    }
-
-    private static void requirePostgres() {
-        boolean reachable;
-        try (Connection c = DriverManager.getConnection(PG_URL)) {
-            reachable = c.isValid(5);
-        } catch (SQLException e) {
-            reachable = false;
-            System.err.println("NOTICE: PostgreSQL smoke run skipped: no server at " + PG_URL + " (" + e.getMessage()
-                    + ")");
-        }
-        if (!reachable && "true".equalsIgnoreCase(System.getenv("CI"))) {
-            throw new IllegalStateException("CI=true but PostgreSQL is unreachable at " + PG_URL);
-        }
-        Assumptions.assumeTrue(reachable, "PostgreSQL unreachable at " + PG_URL);
     }
 }

@@ -1,5 +1,6 @@
 package dev.fencing.legacy;
 
+import dev.fencing.jdbc.RequiresPostgres;
 import dev.fencing.jdbc.TestDatabase;
 import dev.fencing.jdbc.junit.FencingExtension;
 import org.junit.jupiter.api.AfterAll;
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.sql.SQLException;
 
 /** Step 2 on PostgreSQL: the application's tests in enforce mode, in a schema of their own on the shared server. */
+@RequiresPostgres
 class LegacyBillingPostgresEnforceTest extends LegacyBillingTests {
     private static final String SCHEMA = TestDatabase.unique("legacy");
     private static final String URL = TestDatabase.fenced(TestDatabase.pgUrl(), "currentSchema=" + SCHEMA,
@@ -20,7 +22,6 @@ class LegacyBillingPostgresEnforceTest extends LegacyBillingTests {
 
     @BeforeAll
     static void createSchema() throws SQLException {
-        TestDatabase.requirePostgres();
         TestDatabase.exec(TestDatabase.pgUrl(), "CREATE SCHEMA " + SCHEMA);
     }
 

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * ({@code SIGKILL}) and starts again on the same files, or an in-memory database in this JVM.
  *
  * <p>The file database runs with {@code WRITE_DELAY=0}. With H2's default (500 ms) a killed process loses commits
- * it had already acknowledged, high-water mark advances included (measured: see the README's torture section).
+ * it had already acknowledged, high-water mark advances included (measured: see docs/testing.md, "Torture testing").
  */
 final class H2Target extends Target {
     private final Path dir;

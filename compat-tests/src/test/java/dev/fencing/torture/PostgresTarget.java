@@ -1,10 +1,7 @@
 package dev.fencing.torture;
 
-import org.junit.jupiter.api.Assumptions;
+import dev.fencing.jdbc.TestDatabase;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.util.Random;
 
 /**
@@ -25,18 +22,8 @@ final class PostgresTarget extends Target {
 
     /** The shared server; skips the test with a notice when it is unreachable, except under {@code CI=true}. */
     static PostgresTarget shared() {
-        String url = System.getProperty("fencing.test.pg.url", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
-        try (Connection c = DriverManager.getConnection(url)) {
-            c.isValid(5);
-        } catch (SQLException e) {
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                throw new IllegalStateException("CI=true but PostgreSQL is unreachable at " + url, e);
-            }
-            System.err.println("NOTICE: PostgreSQL torture test skipped: no server at " + url + " (" + e.getMessage()
-                    + "). Set -Dfencing.test.pg.url=... to run it.");
-            Assumptions.abort("PostgreSQL unreachable at " + url);
-        }
-        return new PostgresTarget("postgresql-shared", url, null);
+        TestDatabase.requirePostgres();
+        return new PostgresTarget("postgresql-shared", TestDatabase.pgUrl(), null);
     }
 
     /** A server of the test's own, in a fresh data directory; skipped with a notice where it cannot be started. */

@@ -1,5 +1,6 @@
 package dev.fencing.jdbc;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,6 +39,27 @@ class AuditModeTest {
         resource = TestDatabase.unique("res");
         TestDatabase.exec(raw, "CREATE TABLE " + table + " (id INT PRIMARY KEY, balance INT NOT NULL)",
                 "INSERT INTO " + table + " VALUES (1, 100), (2, 200)");
+    }
+
+    /** Drops the test's table and its resource's epoch row: on PostgreSQL they would stay on the shared server. */
+    @AfterEach
+    void dropTable() throws SQLException {
+        if (table == null) {
+            return;
+        }
+        try (Connection c = DriverManager.getConnection(raw); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + table);
+            try (ResultSet epochTable = c.getMetaData().getTables(null, c.getSchema(),
+                    c.getMetaData().storesUpperCaseIdentifiers() ? "FENCING_EPOCH" : "fencing_epoch", null)) {
+                if (!epochTable.next()) {
+                    return;
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM fencing_epoch WHERE resource = ?")) {
+                ps.setString(1, resource);
+                ps.executeUpdate();
+            }
+        }
     }
 
     private Connection connect(String mode) throws SQLException {

@@ -16,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * PREPARE/EXECUTE, standard_conforming_strings) and pgjdbc's vendor API; each attempt inside a transaction is also
  * judged by the transaction's own {@code pg_stat_xact_user_tables} counters.
  */
+@RequiresPostgres
 class PostgresBypassTest extends BypassTest {
     @Override
     TestDatabase database() {

@@ -24,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** SPEC C4 on the real PostgreSQL server with real threads and overlapping transactions. */
+@RequiresPostgres
 class PostgresConcurrencyTest {
     private final ExecutorService threads = Executors.newFixedThreadPool(9);
     private String raw;

@@ -10,6 +10,7 @@ import java.sql.Statement;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The fencing contract on the real PostgreSQL server, plus PostgreSQL's RETURNING. */
+@RequiresPostgres
 class PostgresFencingContractTest extends FencingContractTest {
     @Override
     TestDatabase database() {

@@ -24,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Equal-token writes cost the raw driver's round trips (issue 2: "Equal token: one round trip"). Measured by
  * counting the Sync messages pgjdbc sends, from its own protocol trace: one Sync is one round trip.
  */
+@RequiresPostgres
 class PostgresRoundTripTest {
     private static final Logger PROTOCOL = Logger.getLogger("org.postgresql.core.v3.QueryExecutorImpl");
     private final AtomicInteger syncs = new AtomicInteger();

@@ -18,6 +18,7 @@ public enum TestDatabase {
 
     private static final AtomicInteger NAMES = new AtomicInteger();
     private static Boolean postgresReachable;
+    private static String unreachableBecause;
 
     /** The raw (underlying) URL of a database for one test class. */
     public String rawUrl() {
@@ -49,21 +50,37 @@ public enum TestDatabase {
         return System.getProperty("fencing.test.pg.url", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
     }
 
-    /** Skips the calling test when PostgreSQL is unreachable, unless running in CI, where that is a failure. */
-    public static synchronized void requirePostgres() {
+    /**
+     * Whether the PostgreSQL server answers; asked once per test JVM, and the first "no" prints the one notice of
+     * the run. Under {@code CI=true} an unreachable server is an error, never a skip.
+     */
+    public static synchronized boolean postgresReachable() {
         if (postgresReachable == null) {
             try (Connection c = DriverManager.getConnection(pgUrl())) {
                 postgresReachable = c.isValid(5);
             } catch (SQLException e) {
                 postgresReachable = false;
-                System.err.println("NOTICE: PostgreSQL tests skipped: no server at " + pgUrl() + " (" + e.getMessage()
-                        + "). Set -Dfencing.test.pg.url=... to run them.");
+                unreachableBecause = e.getMessage();
+                if (!ci()) {
+                    System.err.println("NOTICE: PostgreSQL tests skipped: no server at " + pgUrl() + " ("
+                            + e.getMessage() + "). Set -Dfencing.test.pg.url=... to run them.");
+                }
             }
         }
-        if (!postgresReachable && "true".equalsIgnoreCase(System.getenv("CI"))) {
-            throw new IllegalStateException("CI=true but PostgreSQL is unreachable at " + pgUrl());
+        if (!postgresReachable && ci()) {
+            throw new IllegalStateException("CI=true but PostgreSQL is unreachable at " + pgUrl() + " ("
+                    + unreachableBecause + ")");
         }
-        Assumptions.assumeTrue(postgresReachable, "PostgreSQL unreachable at " + pgUrl());
+        return postgresReachable;
+    }
+
+    /** Skips the calling test when PostgreSQL is unreachable, unless running in CI, where that is a failure. */
+    public static void requirePostgres() {
+        Assumptions.assumeTrue(postgresReachable(), "PostgreSQL unreachable at " + pgUrl());
+    }
+
+    private static boolean ci() {
+        return "true".equalsIgnoreCase(System.getenv("CI"));
     }
 
     /** Runs statements on a raw connection (autocommit). */

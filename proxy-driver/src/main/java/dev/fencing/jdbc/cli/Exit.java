@@ -1,6 +1,6 @@
 package dev.fencing.jdbc.cli;
 
-/** The exit codes of the {@code fencing} command, documented in the README; {@code exec} otherwise passes its command's. */
+/** The exit codes of the {@code fencing} command, documented in docs/issuer.md; {@code exec} otherwise passes its command's. */
 final class Exit {
     static final int OK = 0;
     /** Bad arguments or configuration (sysexits EX_USAGE). */
