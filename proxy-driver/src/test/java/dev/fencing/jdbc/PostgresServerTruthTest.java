@@ -16,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * {@link ServerTruthTest} on PostgreSQL: a failed {@code PREPARE TRANSACTION}, a {@code COMMIT} failing on a
  * deferred constraint, and procedures and {@code DO} blocks that commit inside.
  */
+@RequiresPostgres
 class PostgresServerTruthTest extends ServerTruthTest {
     @Override
     TestDatabase database() {
