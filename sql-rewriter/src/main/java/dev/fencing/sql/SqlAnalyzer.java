@@ -209,7 +209,7 @@ public final class SqlAnalyzer {
         }
         List<String> targetList = new ArrayList<>(targets);
         switch (inner.carrier()) {
-            case EXPLAIN_ANALYZE:
+            case EXPLAIN:
                 return mutation ? Analyses.mutation(targetList, true, 1, null) : Analyses.readOnly(1, true);
             case PREPARE:
             case DECLARE_CURSOR:

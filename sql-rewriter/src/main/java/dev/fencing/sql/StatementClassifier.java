@@ -60,6 +60,12 @@ final class StatementClassifier {
             return classifier.writes ? Analyses.mutation(classifier.targetList(), true, 1, null)
                     : Analyses.readOnly(1, true);
         }
+        if (statement instanceof ExplainStatement explain && explain.getStatement() != null) {
+            // EXPLAIN of a mutation is that mutation, whatever its options say (an ANALYZE may hide in them).
+            Analysis explained = classify(explain.getStatement());
+            return explained.kind() == StatementKind.MUTATION
+                    ? Analyses.mutation(explained.targetTables(), true, 1, null) : Analyses.readOnly(1, true);
+        }
         if (statement instanceof ExplainStatement || statement instanceof DescribeStatement
                 || statement instanceof ShowColumnsStatement || statement instanceof ShowTablesStatement
                 || statement instanceof ShowIndexStatement) {
