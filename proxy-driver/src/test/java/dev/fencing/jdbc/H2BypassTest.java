@@ -73,6 +73,9 @@ class H2BypassTest extends BypassTest {
         return List.of(
                 guarded("a query over FINAL TABLE (UPDATE ...)", c -> c.createStatement().executeQuery(
                         "SELECT * FROM FINAL TABLE (" + update() + ")")),
+                guarded("EXPLAIN PLAN FOR an UPDATE", c -> c.createStatement().execute("EXPLAIN PLAN FOR " + update())),
+                guarded("an UPDATE hidden behind $$ after a currency-sign identifier", c -> c.createStatement()
+                        .execute("SELECT 1 AS \u20ac$$; " + update() + "; SELECT 2 AS b$$")),
                 guarded("a no-break space where H2 sees white space", c -> c.createStatement().executeQuery(
                         "SELECT * FROM FINAL\u00a0TABLE (" + update() + ")")),
                 guarded("a query over OLD TABLE (DELETE ...)", c -> c.prepareStatement(

@@ -128,6 +128,17 @@ class PostgresBypassTest extends BypassTest {
         return List.of(
                 guarded("UPDATE ... RETURNING through executeQuery", c -> c.createStatement().executeQuery(
                         update + " RETURNING id")),
+                guarded("EXPLAIN with a quoted ANALYZE option", c -> c.createStatement().execute(
+                        "EXPLAIN (\"analyze\") " + update)),
+                guarded("EXPLAIN with a U& quoted ANALYZE option", c -> c.createStatement().execute(
+                        "EXPLAIN (U&\"\\0061nalyze\", \"costs\" off) " + update)),
+                guarded("EXPLAIN with a quoted ANALYZE option, prepared", c -> c.prepareStatement(
+                        "EXPLAIN (\"analyze\" true) " + update).execute()),
+                guarded("EXPLAIN without ANALYZE", c -> c.createStatement().execute("EXPLAIN " + update)),
+                guarded("an UPDATE hidden behind a $ after a non-ASCII identifier", c -> c.createStatement().execute(
+                        "SELECT 1 AS \u00e9$x$; " + update + "; SELECT 2 AS b$x$")),
+                guarded("an UPDATE hidden behind a $ after a no-break space", c -> c.createStatement().execute(
+                        "SELECT 1 AS a\u00a0$x$; " + update + "; SELECT 2 AS b$x$")),
                 guarded("data-modifying WITH before SELECT", c -> c.createStatement().executeQuery(
                         "WITH w AS (" + update + " RETURNING id) SELECT * FROM w")),
                 guarded("data-modifying WITH before INSERT", c -> c.createStatement().executeUpdate(

@@ -7,20 +7,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-import static dev.fencing.sql.KeywordClassifier.containsWord;
 import static dev.fencing.sql.KeywordClassifier.word;
 
 /**
  * Finds statements that carry another statement, which the parser cannot see into or reads as something else:
- * {@code EXPLAIN ANALYZE s} (runs s), {@code PREPARE name AS s}, {@code DECLARE c CURSOR FOR s}, {@code COPY (s)
+ * {@code EXPLAIN s} (with {@code ANALYZE} runs s), {@code PREPARE name AS s}, {@code DECLARE c CURSOR FOR s}, {@code COPY (s)
  * TO ...}, and H2's data change
  * delta tables ({@code SELECT ... FROM FINAL TABLE (UPDATE ...)}), which make a query write.
  */
 final class InnerStatements {
     /** How the outer statement uses the inner one. */
     enum Carrier {
-        /** {@code EXPLAIN ANALYZE s}: runs s and yields rows. */
-        EXPLAIN_ANALYZE,
+        /**
+         * {@code EXPLAIN [options] s}: guarded as s whatever the options say, since an option spelled in a way the
+         * driver does not recognise ({@code ("analyze")}, {@code U&"analyze"}) may make the server run s.
+         */
+        EXPLAIN,
         /** {@code PREPARE name AS s}: treated like s, since a later {@code EXECUTE name} runs it. */
         PREPARE,
         /** {@code DECLARE name CURSOR FOR s}: treated like s, since {@code FETCH} runs it. */
@@ -39,8 +41,9 @@ final class InnerStatements {
     record Inner(Carrier carrier, List<String> statements) {
     }
 
+    /** Words that may stand between {@code EXPLAIN} and its statement without parentheses (PostgreSQL, H2, MariaDB). */
     private static final Set<String> EXPLAIN_OPTIONS = Set.of("ANALYZE", "ANALYSE", "VERBOSE", "EXTENDED",
-            "PARTITIONS", "FORMAT", "JSON", "TEXT", "XML", "YAML", "TRADITIONAL");
+            "PARTITIONS", "FORMAT", "JSON", "TEXT", "XML", "YAML", "TRADITIONAL", "PLAN", "FOR");
     private static final Set<String> DELTA_TABLE_KINDS = Set.of("FINAL", "NEW", "OLD");
     private static final Set<String> QUERY_STARTS = Set.of("SELECT", "WITH", "VALUES", "TABLE");
 
@@ -58,7 +61,7 @@ final class InnerStatements {
         switch (word(tokens, 0)) {
             case "EXPLAIN":
                 String explained = explained(part);
-                return explained == null ? null : new Inner(Carrier.EXPLAIN_ANALYZE, List.of(explained));
+                return explained == null ? null : new Inner(Carrier.EXPLAIN, List.of(explained));
             case "PREPARE":
                 String prepared = prepared(part);
                 return prepared == null ? null : new Inner(Carrier.PREPARE, List.of(prepared));
@@ -72,22 +75,35 @@ final class InnerStatements {
         }
     }
 
-    /** For {@code EXPLAIN ANALYZE <statement>}, which runs its statement: that statement; otherwise null. */
+    /**
+     * For {@code EXPLAIN [(options)] [option words] <statement>}: that statement, whatever the options (any
+     * spelling, quoted or not); null when nothing but names follows (MariaDB's {@code EXPLAIN table}). A
+     * parenthesised group counts as options unless it opens with a query ({@code EXPLAIN (SELECT 1)}).
+     */
     private static String explained(Part part) {
         List<Token> tokens = part.tokens();
-        if (!containsWord(tokens, "ANALYZE", "ANALYSE")) {
-            return null;
-        }
-        for (int i = 1; i < tokens.size(); i++) {
-            Token token = tokens.get(i);
-            boolean option = token.depth() > 0 || token.isPunctuation('(') || token.isPunctuation(')')
-                    || token.isPunctuation('=')
-                    || token.kind() == Kind.WORD && EXPLAIN_OPTIONS.contains(token.upper());
-            if (!option) {
-                return part.text().substring(token.start());
+        int i = 1;
+        if (i < tokens.size() && tokens.get(i).isPunctuation('(') && !opensQuery(tokens, i + 1)) {
+            int close = closing(tokens, i);
+            if (close < 0) {
+                return null;
             }
+            i = close + 1;
         }
-        return null;
+        while (i < tokens.size() && (tokens.get(i).isPunctuation('=')
+                || tokens.get(i).kind() == Kind.WORD && EXPLAIN_OPTIONS.contains(tokens.get(i).upper()))) {
+            i++;
+        }
+        boolean onlyNames = true;
+        for (int j = i; j < tokens.size(); j++) {
+            onlyNames &= KeywordClassifier.isName(tokens.get(j)) || tokens.get(j).isPunctuation('.');
+        }
+        return i >= tokens.size() || onlyNames && !QUERY_STARTS.contains(word(tokens, i))
+                ? null : part.text().substring(tokens.get(i).start());
+    }
+
+    private static boolean opensQuery(List<Token> tokens, int at) {
+        return at < tokens.size() && (QUERY_STARTS.contains(word(tokens, at)) || tokens.get(at).isPunctuation('('));
     }
 
     /** {@code PREPARE name [(types)] AS <statement>}: that statement; otherwise null. */

@@ -87,10 +87,11 @@ public final class SqlAnalyzer {
 
     private Analysis analyzeText(String sql) {
         List<SqlLexer.Part> parts = SqlLexer.split(sql, dialect);
-        if (SqlLexer.stringsDependOnSession(dialect) && sql.indexOf('\\') >= 0
-                && !parts.equals(SqlLexer.split(sql, dialect, dialect != Dialect.MARIADB))) {
-            return Analyses.unguardable("where its strings end depends on a session setting (backslashes in '...'"
-                    + " strings; standard_conforming_strings): " + Analyses.excerpt(sql), Math.max(parts.size(), 1));
+        if (!SqlLexer.isClear(sql, dialect)) {
+            return Analyses.unguardable("where its strings or statements end depends on a session setting or the"
+                    + " server's version (backslashes in '...' strings, standard_conforming_strings; a letter right"
+                    + " after a number; H2's [...] and # in compatibility modes): " + Analyses.excerpt(sql),
+                    Math.max(parts.size(), 1));
         }
         if (SqlLexer.hasExecutableComment(sql, dialect)) {
             return Analyses.unguardable("MariaDB runs the content of /*! ... */ comments: " + Analyses.excerpt(sql),
@@ -192,7 +193,7 @@ public final class SqlAnalyzer {
         }
         List<String> targetList = new ArrayList<>(targets);
         switch (inner.carrier()) {
-            case EXPLAIN_ANALYZE:
+            case EXPLAIN:
                 return mutation ? Analyses.mutation(targetList, true, 1) : Analyses.readOnly(1, true);
             case PREPARE:
             case DECLARE_CURSOR:

@@ -41,6 +41,7 @@ final class SqlLexer {
     private int depth;
     private int maxDepth;
     private boolean executableComment;
+    private boolean unclear;
 
     private SqlLexer(String sql, Dialect dialect, boolean backslashStrings) {
         this.sql = sql;
@@ -77,9 +78,26 @@ final class SqlLexer {
         return lexer.executableComment;
     }
 
-    /** Whether a session setting can change where {@code '...'} strings end in this dialect. */
-    static boolean stringsDependOnSession(Dialect dialect) {
-        return dialect == Dialect.POSTGRESQL || dialect == Dialect.MARIADB;
+    /**
+     * Whether the server is known to end the strings, comments and statements of {@code sql} where {@link #split}
+     * does, whatever its version and session settings say (C9). Not so when the text reads differently with and
+     * without backslash escapes in {@code '...'} strings (PostgreSQL's {@code standard_conforming_strings},
+     * MariaDB's {@code NO_BACKSLASH_ESCAPES}), when an identifier character follows a number (an error on
+     * PostgreSQL 15, a new token on older servers), or when an H2 compatibility mode would read {@code [...]} or
+     * {@code #} otherwise. Such a text must not pass as read-only.
+     */
+    static boolean isClear(String sql, Dialect dialect) {
+        SqlLexer lexer = new SqlLexer(sql, dialect, dialect == Dialect.MARIADB);
+        lexer.run();
+        if (lexer.unclear) {
+            return false;
+        }
+        if ((dialect == Dialect.POSTGRESQL || dialect == Dialect.MARIADB) && sql.indexOf('\\') >= 0) {
+            SqlLexer other = new SqlLexer(sql, dialect, dialect != Dialect.MARIADB);
+            other.run();
+            return !other.unclear && other.parts.equals(lexer.parts);
+        }
+        return true;
     }
 
     private void run() {
@@ -87,7 +105,7 @@ final class SqlLexer {
         while (pos < n) {
             char c = sql.charAt(pos);
             int start = pos;
-            if (isSpace(c)) {
+            if (isSpaceAt(pos)) {
                 pos++;
             } else if (c == '-' && peek(1) == '-' && (dialect != Dialect.MARIADB || isSpaceOrEnd(pos + 2))
                     || c == '#' && dialect == Dialect.MARIADB || c == '/' && peek(1) == '/' && dialect == Dialect.H2) {
@@ -99,24 +117,27 @@ final class SqlLexer {
                 pos++;
                 partStart = pos;
             } else if (c == '\'') {
-                skipQuoted('\'', backslashStrings);
+                skipString(backslashStrings);
                 add(Kind.STRING, start);
             } else if (c == '"') {
                 skipQuoted('"', dialect == Dialect.MARIADB && backslashStrings);
                 add(dialect == Dialect.MARIADB ? Kind.STRING : Kind.QUOTED_IDENTIFIER, start);
-            } else if (c == '`') {
+            } else if (c == '`' && dialect != Dialect.POSTGRESQL) {
                 skipQuoted('`', false);
                 add(Kind.QUOTED_IDENTIFIER, start);
-            } else if ((c == 'E' || c == 'e') && peek(1) == '\'' && dialect == Dialect.POSTGRESQL) {
-                pos++;
-                skipQuoted('\'', true);
-                add(Kind.STRING, start);
-            } else if (c == '$' && dollarQuotes() && dollarTagEnd() > 0) {
-                skipDollarQuoted();
-                add(Kind.STRING, start);
-            } else if (isWordChar(c)) {
-                while (pos < n && isWordChar(sql.charAt(pos))) {
-                    pos++;
+            } else if (dialect == Dialect.POSTGRESQL && postgresPrefixed(c, start)) {
+                continue;
+            } else if (c == '$' && dialect == Dialect.POSTGRESQL) {
+                postgresDollar(start);
+            } else if (c == '$' && dialect == Dialect.H2) {
+                h2Dollar(start);
+            } else if (c >= '0' && c <= '9' && (dialect == Dialect.POSTGRESQL || dialect == Dialect.H2)) {
+                skipNumber();
+                add(Kind.WORD, start);
+            } else if (isWordStart(pos)) {
+                pos += Character.charCount(sql.codePointAt(pos));
+                while (pos < n && isWordPart(pos)) {
+                    pos += Character.charCount(sql.codePointAt(pos));
                 }
                 add(Kind.WORD, start);
             } else if (c == '?') {
@@ -124,6 +145,9 @@ final class SqlLexer {
                 markers++;
                 add(Kind.MARKER, start);
             } else {
+                if (dialect == Dialect.H2) {
+                    noteH2ModeSyntax(c);
+                }
                 pos++;
                 if (c == '(') {
                     add(Kind.PUNCTUATION, start);
@@ -141,8 +165,23 @@ final class SqlLexer {
     }
 
     private void add(Kind kind, int start) {
-        String upper = kind == Kind.WORD || kind == Kind.PUNCTUATION ? sql.substring(start, pos).toUpperCase(Locale.ROOT) : null;
+        String upper = null;
+        if (kind == Kind.WORD || kind == Kind.PUNCTUATION) {
+            String text = sql.substring(start, pos);
+            // PostgreSQL matches keywords in ASCII only; H2 upper-cases identifiers with Java's rules.
+            upper = dialect == Dialect.POSTGRESQL ? asciiUpper(text) : text.toUpperCase(Locale.ROOT);
+        }
         tokens.add(new Token(kind, start - partStart, pos - partStart, depth, upper));
+    }
+
+    private static String asciiUpper(String text) {
+        char[] chars = text.toCharArray();
+        for (int i = 0; i < chars.length; i++) {
+            if (chars[i] >= 'a' && chars[i] <= 'z') {
+                chars[i] -= 'a' - 'A';
+            }
+        }
+        return new String(chars);
     }
 
     private void endPart(int end) {
@@ -163,26 +202,254 @@ final class SqlLexer {
         return at >= sql.length() || Character.isWhitespace(sql.charAt(at));
     }
 
-    private boolean dollarQuotes() {
-        return dialect == Dialect.POSTGRESQL || dialect == Dialect.H2;
-    }
-
-    /** H2 has {@code $$...$$} only; PostgreSQL also has tagged {@code $tag$...$tag$}. */
-    private boolean dollarTagsAllowed() {
-        return dialect == Dialect.POSTGRESQL;
-    }
-
     /**
-     * White space as the databases see it: H2 also separates words with no-break spaces (U+00A0, U+2007, U+202F),
-     * which {@link Character#isWhitespace} excludes; PostgreSQL only with ASCII white space, where treating more as
-     * white space only shows the classifier more words.
+     * White space between tokens as the server sees it. PostgreSQL: only {@code [ \t\n\r\f]} (and {@code \v}
+     * since 16; either reading splits alike, as {@code \v} is no identifier character); every other character
+     * from U+0080 on is an identifier character there, no-break spaces included. H2: any character up to U+0020
+     * and Unicode space separators.
      */
+    private boolean isSpaceAt(int at) {
+        char c = sql.charAt(at);
+        switch (dialect) {
+            case POSTGRESQL:
+                return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\u000B';
+            case H2:
+                return c <= ' ' || Character.isSpaceChar(sql.codePointAt(at));
+            default:
+                return isSpace(c);
+        }
+    }
+
+    /** White space for MariaDB and unknown databases. */
     static boolean isSpace(char c) {
         return Character.isWhitespace(c) || Character.isSpaceChar(c);
     }
 
     private static boolean isWordChar(char c) {
         return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+    }
+
+    /**
+     * Whether an identifier (or key word) starts at {@code at}. PostgreSQL: {@code [A-Za-z\200-\377_]}, where
+     * every character from U+0080 on reaches the server as bytes from 0x80 on, except a lone surrogate, which
+     * pgjdbc sends as {@code ?}. H2: {@link Character#isJavaIdentifierStart}, {@code $} aside.
+     */
+    private boolean isWordStart(int at) {
+        char c = sql.charAt(at);
+        switch (dialect) {
+            case POSTGRESQL:
+                return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' || c >= 0x80 && !isLoneSurrogate(at);
+            case H2:
+                return c != '$' && Character.isJavaIdentifierStart(sql.codePointAt(at));
+            default:
+                return isWordChar(c);
+        }
+    }
+
+    /** Whether the identifier goes on at {@code at}: PostgreSQL adds digits and {@code $}; H2 Java's identifier parts. */
+    private boolean isWordPart(int at) {
+        char c = sql.charAt(at);
+        switch (dialect) {
+            case POSTGRESQL:
+                return isWordStart(at) || c >= '0' && c <= '9' || c == '$';
+            case H2:
+                return Character.isJavaIdentifierPart(sql.codePointAt(at));
+            default:
+                return isWordChar(c);
+        }
+    }
+
+    private boolean isLoneSurrogate(int at) {
+        char c = sql.charAt(at);
+        if (Character.isHighSurrogate(c)) {
+            return at + 1 >= sql.length() || !Character.isLowSurrogate(sql.charAt(at + 1));
+        }
+        return Character.isLowSurrogate(c) && (at == 0 || !Character.isHighSurrogate(sql.charAt(at - 1)));
+    }
+
+    /**
+     * PostgreSQL's strings with a prefix, which only count where the prefix starts a token: {@code E'...'}
+     * (backslash escapes whatever the session says), {@code B'...'} and {@code X'...'} (never), {@code N'...'}
+     * (as plain strings), {@code U&'...'} (never). Also {@code U&"..."}, a quoted identifier.
+     */
+    private boolean postgresPrefixed(char c, int start) {
+        char next = peek(1);
+        if ((c == 'E' || c == 'e') && next == '\'') {
+            pos++;
+            skipString(true);
+        } else if ((c == 'B' || c == 'b' || c == 'X' || c == 'x') && next == '\'') {
+            pos++;
+            skipString(false);
+        } else if ((c == 'N' || c == 'n') && next == '\'') {
+            pos++;
+            skipString(backslashStrings);
+        } else if ((c == 'U' || c == 'u') && next == '&' && peek(2) == '\'') {
+            pos += 2;
+            skipString(false);
+        } else if ((c == 'U' || c == 'u') && next == '&' && peek(2) == '"') {
+            pos += 2;
+            skipQuoted('"', false);
+            add(Kind.QUOTED_IDENTIFIER, start);
+            return true;
+        } else {
+            return false;
+        }
+        add(Kind.STRING, start);
+        return true;
+    }
+
+    /**
+     * A {@code $} that no identifier swallowed, on PostgreSQL: a dollar quote {@code $tag$...$tag$} when a tag
+     * follows ({@code \$([A-Za-z\200-\377_][A-Za-z\200-\377_0-9]*)?\$}), a parameter {@code $1} when digits
+     * follow, otherwise a character of its own.
+     */
+    private void postgresDollar(int start) {
+        int tagEnd = dollarTagEnd();
+        if (tagEnd > 0) {
+            String tag = sql.substring(pos, tagEnd);
+            int close = sql.indexOf(tag, tagEnd);
+            pos = close < 0 ? sql.length() : close + tag.length();
+            add(Kind.STRING, start);
+        } else if (peek(1) >= '0' && peek(1) <= '9') {
+            pos++;
+            skipDigits("0123456789");
+            add(Kind.WORD, start);
+            noteJunkAfterNumber();
+        } else {
+            pos++;
+            add(Kind.PUNCTUATION, start);
+        }
+    }
+
+    /** The end (exclusive) of a PostgreSQL {@code $tag$} opening at {@code pos}, or -1 when none opens there. */
+    private int dollarTagEnd() {
+        int i = pos + 1;
+        if (i < sql.length() && sql.charAt(i) != '$') {
+            if (!isWordStart(i)) {
+                return -1;
+            }
+            while (i < sql.length() && sql.charAt(i) != '$' && isWordPart(i)) {
+                i++;
+            }
+        }
+        return i < sql.length() && sql.charAt(i) == '$' ? i + 1 : -1;
+    }
+
+    /** H2: {@code $$...$$} is a string; {@code $} with or without digits is a parameter. */
+    private void h2Dollar(int start) {
+        if (peek(1) == '$') {
+            int close = sql.indexOf("$$", pos + 2);
+            pos = close < 0 ? sql.length() : close + 2;
+            add(Kind.STRING, start);
+        } else {
+            pos++;
+            skipDigits("0123456789");
+            add(Kind.WORD, start);
+        }
+    }
+
+    /**
+     * Skips a numeric literal: digits with {@code _} between them, a fraction, an exponent, {@code 0x}/{@code 0o}/
+     * {@code 0b} integers (PostgreSQL 16, H2) and H2's {@code L} suffix. An identifier character right after it
+     * makes the text unclear: PostgreSQL 15 rejects it, older servers start a new token there.
+     */
+    private void skipNumber() {
+        char radix = Character.toLowerCase(peek(1));
+        if (sql.charAt(pos) == '0' && (radix == 'x' || radix == 'o' || radix == 'b')) {
+            pos += 2;
+            skipDigits(radix == 'x' ? "0123456789abcdefABCDEF" : radix == 'o' ? "01234567" : "01");
+        } else {
+            skipDigits("0123456789.");
+            char e = peek(0);
+            char sign = peek(1);
+            if ((e == 'e' || e == 'E') && (sign >= '0' && sign <= '9'
+                    || (sign == '+' || sign == '-') && peek(2) >= '0' && peek(2) <= '9')) {
+                pos += sign == '+' || sign == '-' ? 2 : 1;
+                skipDigits("0123456789");
+            }
+        }
+        if (dialect == Dialect.H2 && (peek(0) == 'L' || peek(0) == 'l')) {
+            pos++;
+        }
+        noteJunkAfterNumber();
+    }
+
+    /** Skips characters out of {@code allowed}, and single {@code _} between two of them. */
+    private void skipDigits(String allowed) {
+        while (pos < sql.length()) {
+            char c = sql.charAt(pos);
+            if (allowed.indexOf(c) >= 0 || c == '_' && allowed.indexOf(peek(1)) >= 0 && peek(1) != '.' && pos > 0
+                    && allowed.indexOf(sql.charAt(pos - 1)) >= 0) {
+                pos++;
+            } else {
+                return;
+            }
+        }
+    }
+
+    private void noteJunkAfterNumber() {
+        if (pos < sql.length() && sql.charAt(pos) != '$' && isWordPart(pos)) {
+            unclear = true;
+        }
+    }
+
+    /**
+     * H2 reads {@code [name]} as a quoted identifier and {@code #} as an identifier character in some
+     * compatibility modes ({@code SET MODE MSSQLServer}), which a session can switch. The text stays clear when
+     * both readings end strings, comments and statements alike: a {@code [...]} holding no quote, dollar,
+     * semicolon or comment start, and no {@code #} that would pull a {@code $} into an identifier.
+     */
+    private void noteH2ModeSyntax(char c) {
+        if (c == '[') {
+            int close = sql.indexOf(']', pos + 1);
+            String inside = close < 0 ? "" : sql.substring(pos + 1, close);
+            if (close < 0 || inside.matches("(?s).*(['\"`$;#]|--|//|/\\*).*")) {
+                unclear = true;
+            }
+        } else if (c == '#') {
+            int i = pos + 1;
+            while (i < sql.length() && sql.charAt(i) != '$' && isWordPart(i)) {
+                i++;
+            }
+            unclear |= i < sql.length() && sql.charAt(i) == '$';
+        }
+    }
+
+    /** A {@code '...'} string; on PostgreSQL with its continuations ({@code 'a'<newline>'b'}) in the same mode. */
+    private void skipString(boolean backslashEscapes) {
+        skipQuoted('\'', backslashEscapes);
+        if (dialect != Dialect.POSTGRESQL) {
+            return;
+        }
+        for (int next = continuation(); next >= 0; next = continuation()) {
+            pos = next;
+            skipQuoted('\'', backslashEscapes);
+        }
+    }
+
+    /**
+     * Where a PostgreSQL string continues: white space and {@code --} comments holding at least one newline, then
+     * a quote ({@code quotecontinue} in the scanner). Returns the quote's index, or -1.
+     */
+    private int continuation() {
+        boolean newline = false;
+        int i = pos;
+        while (i < sql.length()) {
+            char c = sql.charAt(i);
+            if (c == '\n' || c == '\r') {
+                newline = true;
+                i++;
+            } else if (c == ' ' || c == '\t' || c == '\f' || c == '\u000B') {
+                i++;
+            } else if (c == '-' && i + 1 < sql.length() && sql.charAt(i + 1) == '-') {
+                while (i < sql.length() && sql.charAt(i) != '\n' && sql.charAt(i) != '\r') {
+                    i++;
+                }
+            } else {
+                break;
+            }
+        }
+        return newline && i < sql.length() && sql.charAt(i) == '\'' ? i : -1;
     }
 
     private void skipLineComment() {
@@ -230,26 +497,5 @@ final class SqlLexer {
             }
         }
         pos = sql.length();
-    }
-
-    /** The end (exclusive) of a {@code $tag$} opening at {@code pos}, or -1 when {@code $} starts no dollar quote. */
-    private int dollarTagEnd() {
-        int i = pos + 1;
-        if (i < sql.length() && sql.charAt(i) == '$') {
-            return i + 1;
-        }
-        if (!dollarTagsAllowed() || i < sql.length() && Character.isDigit(sql.charAt(i))) {
-            return -1;
-        }
-        while (i < sql.length() && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_')) {
-            i++;
-        }
-        return i < sql.length() && sql.charAt(i) == '$' ? i + 1 : -1;
-    }
-
-    private void skipDollarQuoted() {
-        String tag = sql.substring(pos, dollarTagEnd());
-        int close = sql.indexOf(tag, pos + tag.length());
-        pos = close < 0 ? sql.length() : close + tag.length();
     }
 }

@@ -52,13 +52,19 @@ final class StatementClassifier {
     private StatementClassifier() {
     }
 
-    /** The analysis of one parsed statement, without its joined form. */
+    /** The analysis of one parsed statement. */
     static Analysis classify(Statement statement) {
         if (statement instanceof Select select) {
             StatementClassifier classifier = new StatementClassifier();
             classifier.select(select);
             return classifier.writes ? Analyses.mutation(classifier.targetList(), true, 1)
                     : Analyses.readOnly(1, true);
+        }
+        if (statement instanceof ExplainStatement explain && explain.getStatement() != null) {
+            // EXPLAIN of a mutation is that mutation, whatever its options say (an ANALYZE may hide in them).
+            Analysis explained = classify(explain.getStatement());
+            return explained.kind() == StatementKind.MUTATION
+                    ? Analyses.mutation(explained.targetTables(), true, 1) : Analyses.readOnly(1, true);
         }
         if (statement instanceof ExplainStatement || statement instanceof DescribeStatement
                 || statement instanceof ShowColumnsStatement || statement instanceof ShowTablesStatement

@@ -98,6 +98,44 @@ class SqlAnalyzerTest {
     }
 
     @Test
+    void explainOfAMutationIsThatMutationWhateverItsOptions_C9() {
+        for (String sql : List.of("EXPLAIN (\"analyze\") UPDATE t SET a = 1", "EXPLAIN (U&\"analyze\") UPDATE t SET a = 1",
+                "EXPLAIN (U&\"\\0061nalyze\", \"buffers\" on) UPDATE t SET a = 1", "EXPLAIN UPDATE t SET a = 1",
+                "EXPLAIN (FORMAT JSON) UPDATE t SET a = 1", "explain verbose update t set a = 1",
+                "EXPLAIN (ANALYZE) WITH x AS (UPDATE t SET a = 1 RETURNING a) SELECT * FROM x")) {
+            Analysis analysis = pg.analyze(sql);
+            assertEquals(StatementKind.MUTATION, analysis.kind(), sql);
+            assertEquals(List.of("t"), analysis.targetTables(), sql);
+        }
+        for (String sql : List.of("EXPLAIN PLAN FOR UPDATE t SET a = 1", "EXPLAIN ANALYZE DELETE FROM t",
+                "EXPLAIN MERGE INTO t USING u ON t.a = u.a WHEN MATCHED THEN UPDATE SET a = 1")) {
+            assertEquals(StatementKind.MUTATION, h2.analyze(sql).kind(), sql);
+            assertEquals(List.of("t"), h2.analyze(sql).targetTables(), sql);
+        }
+        assertKind(StatementKind.READ_ONLY, "EXPLAIN (SELECT 1)");
+        assertKind(StatementKind.READ_ONLY, "EXPLAIN SELECT * FROM t");
+        assertEquals(StatementKind.READ_ONLY, pg.analyze("EXPLAIN (\"analyze\", COSTS OFF) SELECT 1").kind());
+    }
+
+    @Test
+    void anUpdateHiddenBehindUnicodeIdentifiersIsSeen_C9() {
+        assertEquals(StatementKind.MUTATION,
+                pg.analyze("SELECT 1 AS \u00e9$x$; UPDATE t SET a = 1; SELECT 2 AS b$x$").kind());
+        assertEquals(StatementKind.MUTATION,
+                pg.analyze("SELECT 1 AS a\u00a0$x$; UPDATE t SET a = 1; SELECT 2 AS b$x$").kind());
+        assertEquals(StatementKind.MUTATION, h2.analyze("SELECT 1 AS \u20ac$$; UPDATE t SET a = 1; SELECT 2 AS b$$").kind());
+    }
+
+    @Test
+    void aTextTheServersMayReadOtherwiseIsNotReadOnly_C9() {
+        assertEquals(StatementKind.UNGUARDABLE, pg.analyze("SELECT 1abc").kind());
+        assertEquals(StatementKind.UNGUARDABLE, h2.analyze("SELECT [';'] FROM t").kind());
+        assertEquals(StatementKind.UNGUARDABLE, h2.analyze("SELECT 1 AS #$$; UPDATE t SET a = 1; SELECT $$").kind());
+        assertEquals(StatementKind.READ_ONLY, h2.analyze("SELECT a[1] FROM t").kind());
+        assertKind(StatementKind.READ_ONLY, "SELECT 1e5, 0x1F, 1_000, 2.5E-3 FROM t");
+    }
+
+    @Test
     void transactionControlIsRecognisedWithoutParsing_C5() {
         assertControl(TransactionControl.BEGIN, "BEGIN");
         assertControl(TransactionControl.BEGIN, "begin work");
