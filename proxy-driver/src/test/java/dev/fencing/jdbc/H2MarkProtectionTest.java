@@ -1,0 +1,24 @@
+package dev.fencing.jdbc;
+
+import java.util.List;
+
+/** The database's own protection of the marks on embedded H2 (a Java trigger, and a self-reference against TRUNCATE). */
+class H2MarkProtectionTest extends MarkProtectionTest {
+    @Override
+    TestDatabase database() {
+        return TestDatabase.H2;
+    }
+
+    @Override
+    List<String> databaseAttacks() {
+        return List.of(
+                "MERGE INTO {E} KEY (resource) VALUES ('{R}', 1)",
+                "MERGE INTO {E} t USING (SELECT '{R}' AS r) s ON t.resource = s.r WHEN MATCHED THEN DELETE",
+                "MERGE INTO {E} t USING (SELECT '{R}' AS r) s ON t.resource = s.r WHEN MATCHED THEN UPDATE SET epoch = 1");
+    }
+
+    @Override
+    String truncateState() {
+        return "90106"; // H2: cannot truncate a table a foreign key references
+    }
+}
