@@ -1,6 +1,11 @@
 package dev.fencing.jdbc;
 
+import dev.fencing.sql.EpochSql;
+import org.junit.jupiter.api.Test;
+
 import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The database's own protection of the marks on embedded H2 (a Java trigger, and a self-reference against TRUNCATE). */
 class H2MarkProtectionTest extends MarkProtectionTest {
@@ -20,5 +25,11 @@ class H2MarkProtectionTest extends MarkProtectionTest {
     @Override
     String truncateState() {
         return "90106"; // H2: cannot truncate a table a foreign key references
+    }
+
+    @Test
+    void theTriggerCreatedIsThisClassAndRaisesTheDocumentedState_C9() {
+        assertEquals(H2EpochTrigger.class.getName(), EpochSql.H2_TRIGGER_CLASS);
+        assertEquals(FencingSqlState.PROTECTED, EpochSql.MARK_PROTECTED_STATE);
     }
 }
