@@ -5,8 +5,6 @@ import com.zaxxer.hikari.HikariDataSource;
 
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,8 +46,8 @@ public final class SideBySide {
         String resource = "bench_" + suffix;
         String epochResource = "bench_epoch_" + suffix;
         Report report = new Report(options, Machine.describe());
-        try (EpochRows epochRows = new EpochRows(options.url(), resource, epochResource);
-             HikariDataSource raw = pool("raw", options.url(), options.maxThreads());
+        // The run's epoch rows stay: the database refuses deleting a high-water mark (SPEC C9).
+        try (HikariDataSource raw = pool("raw", options.url(), options.maxThreads());
              HikariDataSource fenced = pool("fenced", fencedUrl(options.url(), resource), options.maxThreads());
              BenchTables tables = BenchTables.create(options.url(), suffix, options.rows())) {
             report.database(databaseVersion(raw));
@@ -131,20 +129,6 @@ public final class SideBySide {
         try (Connection c = pool.getConnection()) {
             DatabaseMetaData meta = c.getMetaData();
             return meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion();
-        }
-    }
-
-    /** Removes the run's rows from the epoch table at the end; they belong to resources only this run used. */
-    private record EpochRows(String rawUrl, String... resources) implements AutoCloseable {
-        @Override
-        public void close() throws SQLException {
-            try (Connection c = DriverManager.getConnection(rawUrl);
-                 PreparedStatement delete = c.prepareStatement("DELETE FROM fencing_epoch WHERE resource = ?")) {
-                for (String resource : resources) {
-                    delete.setString(1, resource);
-                    delete.executeUpdate();
-                }
-            }
         }
     }
 

@@ -13,7 +13,11 @@ public final class FencingSqlState {
     public static final String TOKEN_NOT_ISSUED = "ZF003";
     /** The statement could change data but cannot be guarded, so it is refused (SPEC C5). */
     public static final String CANNOT_GUARD = "ZF004";
-    /** A write to the fence's own tables, or access to an unguarded vendor object, was refused (SPEC C5). */
+    /**
+     * A write to the fence's own tables, or access to an unguarded vendor object, was refused (SPEC C5); also
+     * raised by the database itself, from the epoch table's triggers, when any client tries to lower, delete,
+     * truncate or rename a high-water mark (SPEC C9).
+     */
     public static final String PROTECTED = "ZF005";
     /** The fencing configuration is wrong: a bad setting, or a missing epoch table. */
     public static final String CONFIGURATION = "ZF006";

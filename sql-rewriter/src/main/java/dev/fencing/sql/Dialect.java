@@ -79,4 +79,14 @@ public enum Dialect {
         String folded = foldsToUpperCase ? identifier.toUpperCase(Locale.ROOT) : identifier.toLowerCase(Locale.ROOT);
         return '"' + folded + '"';
     }
+
+    /**
+     * Quotes a name exactly as the database stores it (no folding), doubling the quote character inside it; for
+     * names the database itself reported.
+     */
+    public String quoteExact(String name) {
+        char quote = this == MARIADB ? '`' : '"';
+        String q = String.valueOf(quote);
+        return quote + name.replace(q, q + q) + quote;
+    }
 }

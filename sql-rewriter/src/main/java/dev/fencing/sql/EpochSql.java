@@ -13,11 +13,44 @@ public final class EpochSql {
     /** The value the prefix guard fails to cast when the token is not current; its error names this text. */
     public static final String GUARD_FAILURE_MARKER = "fencing_guard_failed";
 
+    /**
+     * The SQLState the database's own protection of the epoch table raises when a write would lower, delete,
+     * truncate or rename a high-water mark (the same as the driver's refusal of writes to its tables).
+     */
+    public static final String MARK_PROTECTED_STATE = "ZF005";
+
+    /** The H2 trigger class that protects the marks; H2 runs it in-process (an H2 server needs the jar). */
+    public static final String H2_TRIGGER_CLASS = "dev.fencing.jdbc.H2EpochTrigger";
+
+    /** The PostgreSQL trigger function (created in the epoch table's schema) and the names of its two triggers. */
+    private static final String PG_FUNCTION = "fencing_protect_mark";
+    private static final String PG_ROW_TRIGGER = "fencing_protect_mark";
+    private static final String PG_TRUNCATE_TRIGGER = "fencing_protect_truncate";
+    /** The body of {@link #PG_FUNCTION}; validate compares the stored body with it, so a replaced body is found. */
+    private static final String PG_FUNCTION_BODY = "\nBEGIN\n"
+            + "  IF TG_OP = 'TRUNCATE' THEN\n"
+            + "    RAISE EXCEPTION 'fencing: %.% holds high-water marks and cannot be truncated', TG_TABLE_SCHEMA,"
+            + " TG_TABLE_NAME USING ERRCODE = '" + MARK_PROTECTED_STATE + "';\n"
+            + "  ELSIF TG_OP = 'DELETE' THEN\n"
+            + "    RAISE EXCEPTION 'fencing: the high-water mark of resource % cannot be deleted', OLD.resource"
+            + " USING ERRCODE = '" + MARK_PROTECTED_STATE + "';\n"
+            + "  ELSIF NEW.resource IS DISTINCT FROM OLD.resource THEN\n"
+            + "    RAISE EXCEPTION 'fencing: the resource of a high-water mark cannot change (% to %)', OLD.resource,"
+            + " NEW.resource USING ERRCODE = '" + MARK_PROTECTED_STATE + "';\n"
+            + "  ELSIF NEW.epoch < OLD.epoch THEN\n"
+            + "    RAISE EXCEPTION 'fencing: the high-water mark of resource % cannot go down (% to %)', OLD.resource,"
+            + " OLD.epoch, NEW.epoch USING ERRCODE = '" + MARK_PROTECTED_STATE + "';\n"
+            + "  END IF;\n"
+            + "  RETURN NEW;\n"
+            + "END\n";
+
     private final Dialect dialect;
+    private final EpochTable epochTable;
     private final String table;
 
     public EpochSql(Dialect dialect, EpochTable epochTable) {
         this.dialect = dialect;
+        this.epochTable = epochTable;
         this.table = epochTable.render(dialect);
     }
 
@@ -95,5 +128,108 @@ public final class EpochSql {
     /** A query that fails when the epoch table is missing or lacks its columns. */
     public String validateTable() {
         return "SELECT resource, epoch FROM " + table + " WHERE 1 = 0";
+    }
+
+    /**
+     * The statements that make the database itself refuse any decrease, deletion, truncation or change of
+     * resource of a mark, whoever writes the table (SPEC C9); idempotent, for an existing epoch table. Empty where
+     * the dialect has none ({@link Dialect#GENERIC}). On MariaDB {@code TRUNCATE} fires no trigger and stays open.
+     */
+    public List<String> protect() {
+        String prefix = epochTable.renderSchemaPrefix(dialect);
+        String tableName = epochTable.storedTable(dialect);
+        switch (dialect) {
+            case POSTGRESQL:
+                String function = prefix + dialect.quoteExact(PG_FUNCTION);
+                return List.of(
+                        "CREATE OR REPLACE FUNCTION " + function + "() RETURNS trigger LANGUAGE plpgsql AS $fencing$"
+                                + PG_FUNCTION_BODY + "$fencing$",
+                        "CREATE OR REPLACE TRIGGER " + dialect.quoteExact(PG_ROW_TRIGGER) + " BEFORE UPDATE OR DELETE ON "
+                                + table + " FOR EACH ROW EXECUTE FUNCTION " + function + "()",
+                        "CREATE OR REPLACE TRIGGER " + dialect.quoteExact(PG_TRUNCATE_TRIGGER) + " BEFORE TRUNCATE ON "
+                                + table + " FOR EACH STATEMENT EXECUTE FUNCTION " + function + "()");
+            case H2:
+                // H2's TRUNCATE fires no trigger, but refuses a table that a foreign key references: the table
+                // references itself (every row its own row), which changes nothing else.
+                return List.of(
+                        "CREATE TRIGGER IF NOT EXISTS " + prefix + dialect.quoteExact("FENCING_PROTECT_" + tableName)
+                                + " BEFORE UPDATE, DELETE ON " + table + " FOR EACH ROW CALL '" + H2_TRIGGER_CLASS + "'",
+                        "ALTER TABLE " + table + " ADD CONSTRAINT IF NOT EXISTS " + prefix
+                                + dialect.quoteExact("FENCING_NO_TRUNCATE_" + tableName)
+                                + " FOREIGN KEY (resource) REFERENCES " + table + " (resource)");
+            case MARIADB:
+                return List.of(
+                        "CREATE TRIGGER IF NOT EXISTS " + prefix + dialect.quoteExact(mariaTrigger("upd", tableName))
+                                + " BEFORE UPDATE ON " + table + " FOR EACH ROW BEGIN"
+                                + " IF CAST(NEW.resource AS BINARY) <> CAST(OLD.resource AS BINARY) THEN SIGNAL SQLSTATE '"
+                                + MARK_PROTECTED_STATE + "' SET MESSAGE_TEXT = 'fencing: the resource of a high-water"
+                                + " mark cannot change';"
+                                + " ELSEIF NEW.epoch < OLD.epoch THEN SIGNAL SQLSTATE '" + MARK_PROTECTED_STATE
+                                + "' SET MESSAGE_TEXT = 'fencing: a high-water mark cannot go down'; END IF; END",
+                        "CREATE TRIGGER IF NOT EXISTS " + prefix + dialect.quoteExact(mariaTrigger("del", tableName))
+                                + " BEFORE DELETE ON " + table + " FOR EACH ROW SIGNAL SQLSTATE '"
+                                + MARK_PROTECTED_STATE + "' SET MESSAGE_TEXT = 'fencing: a high-water mark cannot be"
+                                + " deleted'");
+            default:
+                return List.of();
+        }
+    }
+
+    /** A MariaDB trigger name (unique per schema, at most 64 characters). */
+    private static String mariaTrigger(String event, String tableName) {
+        String name = "fencing_" + event + "_" + tableName;
+        return name.length() > 64 ? name.substring(0, 64) : name;
+    }
+
+    /**
+     * A query returning one row whose first column is 1 when {@link #protect()} is in force on the table (every
+     * trigger present, enabled and firing on the right events; on PostgreSQL with the function body unchanged),
+     * 0 otherwise; parameters {@link #protectionParameters()}. {@code null} where the dialect has none.
+     */
+    public String protectionCheck() {
+        switch (dialect) {
+            case POSTGRESQL:
+                // tgtype bits: 1 row, 2 before, 8 delete, 16 update, 32 truncate
+                return "SELECT CASE WHEN COALESCE(bool_or(t.tgtype & 27 = 27 AND t.tgname = '" + PG_ROW_TRIGGER + "'), false)"
+                        + " AND COALESCE(bool_or(t.tgtype & 35 = 34 AND t.tgname = '" + PG_TRUNCATE_TRIGGER + "'), false)"
+                        + " THEN 1 ELSE 0 END FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_proc p ON p.oid = t.tgfoid"
+                        + " WHERE t.tgrelid = CAST(? AS regclass) AND t.tgenabled IN ('O', 'A')"
+                        + " AND t.tgqual IS NULL AND cardinality(CAST(t.tgattr AS int2[])) = 0"
+                        + " AND p.prosrc = ? AND p.prolang = (SELECT oid FROM pg_catalog.pg_language WHERE lanname = 'plpgsql')";
+            case H2:
+                return "SELECT CASE WHEN (SELECT COUNT(DISTINCT EVENT_MANIPULATION) FROM INFORMATION_SCHEMA.TRIGGERS"
+                        + " WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ? AND ACTION_TIMING = 'BEFORE'"
+                        + " AND ACTION_ORIENTATION = 'ROW' AND JAVA_CLASS = ? AND EVENT_MANIPULATION IN ('UPDATE', 'DELETE')) = 2"
+                        + " AND EXISTS (SELECT 1 FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS fk"
+                        + " JOIN INFORMATION_SCHEMA.REFERENTIAL_CONSTRAINTS rc ON rc.CONSTRAINT_SCHEMA = fk.CONSTRAINT_SCHEMA"
+                        + " AND rc.CONSTRAINT_NAME = fk.CONSTRAINT_NAME"
+                        + " JOIN INFORMATION_SCHEMA.TABLE_CONSTRAINTS pk ON pk.CONSTRAINT_SCHEMA = rc.UNIQUE_CONSTRAINT_SCHEMA"
+                        + " AND pk.CONSTRAINT_NAME = rc.UNIQUE_CONSTRAINT_NAME"
+                        + " WHERE fk.TABLE_SCHEMA = ? AND fk.TABLE_NAME = ? AND pk.TABLE_SCHEMA = fk.TABLE_SCHEMA"
+                        + " AND pk.TABLE_NAME = fk.TABLE_NAME) THEN 1 ELSE 0 END";
+            case MARIADB:
+                return "SELECT CASE WHEN COUNT(DISTINCT EVENT_MANIPULATION) = 2 THEN 1 ELSE 0 END"
+                        + " FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ?"
+                        + " AND ACTION_TIMING = 'BEFORE' AND ((EVENT_MANIPULATION = 'UPDATE' AND TRIGGER_NAME = ?)"
+                        + " OR (EVENT_MANIPULATION = 'DELETE' AND TRIGGER_NAME = ?))";
+            default:
+                return null;
+        }
+    }
+
+    /** The parameters of {@link #protectionCheck()}, in order; the table should be resolved (qualified). */
+    public List<String> protectionParameters() {
+        String schema = epochTable.storedSchema(dialect);
+        String tableName = epochTable.storedTable(dialect);
+        switch (dialect) {
+            case POSTGRESQL:
+                return List.of(table, PG_FUNCTION_BODY);
+            case H2:
+                return List.of(schema, tableName, H2_TRIGGER_CLASS, schema, tableName);
+            case MARIADB:
+                return List.of(schema, tableName, mariaTrigger("upd", tableName), mariaTrigger("del", tableName));
+            default:
+                return List.of();
+        }
     }
 }

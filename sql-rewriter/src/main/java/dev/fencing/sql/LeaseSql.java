@@ -70,19 +70,14 @@ public final class LeaseSql {
         }
     }
 
-    /** The schema parameter of {@link #tableExists()}, folded the way the database stores it; null when unqualified. */
+    /** The schema parameter of {@link #tableExists()}, as the database stores it; null when unqualified. */
     public String tableExistsSchema() {
-        return leaseTable.schema() == null ? null : fold(leaseTable.schema());
+        return leaseTable.storedSchema(dialect);
     }
 
-    /** The table parameter of {@link #tableExists()}, folded the way the database stores it. */
+    /** The table parameter of {@link #tableExists()}, as the database stores it. */
     public String tableExistsName() {
-        return fold(leaseTable.table());
-    }
-
-    private String fold(String identifier) {
-        String quoted = dialect.quoteIdentifier(identifier);
-        return quoted.substring(1, quoted.length() - 1);
+        return leaseTable.storedTable(dialect);
     }
 
     /**

@@ -1,26 +1,61 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.sql.Dialect;
 import dev.fencing.sql.EpochSql;
+import dev.fencing.sql.EpochTable;
+import dev.fencing.sql.LeaseSql;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 
-/** Checks at connect that the epoch table exists ({@code fencing.schema=validate}) or creates it ({@code create}). */
+/**
+ * At connect: resolves the epoch table (and, for the never-issued check, the lease table) to qualified names
+ * ({@link FenceTables}), checks that the epoch table exists with its columns and with the database's own
+ * protection of its marks ({@code fencing.schema=validate}), or creates what is missing ({@code create}).
+ */
 final class EpochSchema {
+    /**
+     * The fence's tables as resolved for one connection: the epoch table, the lease table (the configured name
+     * when the never-issued check is off or unsupported) and whether the lease table existed at connect.
+     */
+    record Tables(EpochTable epoch, EpochTable lease, boolean leasePresent) {
+    }
+
     private EpochSchema() {
     }
 
-    static void prepare(Connection raw, EpochSql sql, Settings.SchemaMode mode) throws SQLException {
+    static Tables prepare(Connection raw, Dialect dialect, Settings settings) throws SQLException {
+        Settings.SchemaMode mode = settings.schemaMode();
+        EpochTable configured = settings.epochTable();
         boolean autoCommit = raw.getAutoCommit();
-        try (Statement statement = raw.createStatement()) {
-            if (mode == Settings.SchemaMode.CREATE) {
-                statement.execute(sql.createTable());
+        EpochSql sql = new EpochSql(dialect, configured);
+        try {
+            EpochTable epoch = FenceTables.resolve(raw, dialect, configured);
+            try (Statement statement = raw.createStatement()) {
+                if (epoch == null && mode == Settings.SchemaMode.CREATE) {
+                    statement.execute(sql.createTable());
+                    epoch = FenceTables.resolve(raw, dialect, configured);
+                }
+                if (epoch == null) {
+                    statement.executeQuery(sql.validateTable()).close(); // the database's own error, then ours
+                    throw new SQLException("table " + configured + " not found", "42P01");
+                }
+                sql = new EpochSql(dialect, epoch);
+                statement.executeQuery(sql.validateTable()).close();
             }
-            statement.executeQuery(sql.validateTable()).close();
+            protect(raw, sql, mode, autoCommit);
+            Tables tables = new Tables(epoch, settings.leaseTable(), false);
+            if (settings.issuerCheck() && new LeaseSql(dialect, settings.leaseTable()).supported()) {
+                tables = lease(raw, dialect, settings, epoch);
+            }
             if (!autoCommit) {
                 raw.commit();
             }
+            return tables;
         } catch (SQLException e) {
             if (!autoCommit) {
                 try {
@@ -30,17 +65,85 @@ final class EpochSchema {
                 }
             }
             if (!aboutTheTable(e)) {
-                // a lost connection, a timeout, a cancel: the database's own error, not a configuration problem
+                // a lost connection, a timeout, a cancel, or our own configuration error: passed on as it is
                 throw e;
             }
-            SQLException configuration = mode == Settings.SchemaMode.CREATE
+            SQLException configurationError = mode == Settings.SchemaMode.CREATE
                     ? Settings.configuration("cannot create the epoch table " + sql.table() + ": " + e.getMessage())
                     : Settings.configuration("the epoch table " + sql.table() + " is missing or lacks the columns"
-                    + " (resource, epoch): " + e.getMessage() + ". Create it with: " + sql.createTable()
-                    + " -- or connect once with fencing.schema=create");
-            configuration.initCause(e);
-            throw configuration;
+                    + " (resource, epoch): " + e.getMessage() + ". Create it with: " + sql.createTable() + "; "
+                    + String.join("; ", sql.protect()) + " -- or connect once with fencing.schema=create");
+            configurationError.initCause(e);
+            throw configurationError;
         }
+    }
+
+    /**
+     * Makes sure the database itself refuses lowering or deleting a mark (SPEC C9): validate refuses a table
+     * without the protection; create adds it (a concurrent connection adding it at the same time is fine).
+     */
+    private static void protect(Connection raw, EpochSql sql, Settings.SchemaMode mode, boolean autoCommit)
+            throws SQLException {
+        if (sql.protectionCheck() == null || isProtected(raw, sql)) {
+            return;
+        }
+        List<String> statements = sql.protect();
+        SQLException failure = null;
+        if (mode == Settings.SchemaMode.CREATE) {
+            try (Statement statement = raw.createStatement()) {
+                for (String each : statements) {
+                    statement.execute(each);
+                }
+            } catch (SQLException e) {
+                failure = e;
+                if (!autoCommit) {
+                    raw.rollback();
+                }
+            }
+            if (isProtected(raw, sql)) {
+                return;
+            }
+        }
+        SQLException missing = Settings.configuration("the epoch table " + sql.table() + " lacks the database's own"
+                + " protection of its high-water marks (triggers that refuse lowering, deleting or truncating a mark,"
+                + " whatever client writes it)" + (failure == null ? "" : " and it could not be added: "
+                + failure.getMessage()) + ". Add it with: " + String.join("; ", statements)
+                + " -- or connect once with fencing.schema=create, or run fencing init");
+        if (failure != null) {
+            missing.initCause(failure);
+        }
+        throw missing;
+    }
+
+    private static boolean isProtected(Connection raw, EpochSql sql) throws SQLException {
+        try (PreparedStatement check = raw.prepareStatement(sql.protectionCheck())) {
+            List<String> parameters = sql.protectionParameters();
+            for (int i = 0; i < parameters.size(); i++) {
+                check.setString(i + 1, parameters.get(i));
+            }
+            try (ResultSet rs = check.executeQuery()) {
+                return rs.next() && rs.getInt(1) == 1;
+            }
+        }
+    }
+
+    /**
+     * Resolves the lease table for the never-issued check. A lease table named in {@code fencing.lease.table} must
+     * exist; the default one may be created later, under the name it would get now.
+     */
+    private static Tables lease(Connection raw, Dialect dialect, Settings settings, EpochTable epoch)
+            throws SQLException {
+        EpochTable configured = settings.leaseTable();
+        EpochTable lease = FenceTables.resolve(raw, dialect, configured);
+        if (lease != null) {
+            return new Tables(epoch, lease, true);
+        }
+        if (settings.leaseTableConfigured()) {
+            throw Settings.configuration(Settings.LEASE_TABLE + ": the lease table " + configured + " does not exist"
+                    + " (the never-issued check needs it): create it with 'fencing init', correct the name, or set "
+                    + Settings.ISSUER_CHECK + "=off when every resource is fed by an external coordinator");
+        }
+        return new Tables(epoch, FenceTables.locate(raw, dialect, configured), false);
     }
 
     /**

@@ -63,12 +63,14 @@ public final class FencedConnectionImpl implements FencedConnection {
     private final GuardedSql prefixGuard;
     private FencedDatabaseMetaData metaData;
 
-    private FencedConnectionImpl(Connection raw, Settings settings, SqlAnalyzer analyzer) throws SQLException {
+    private FencedConnectionImpl(Connection raw, Settings settings, SqlAnalyzer analyzer, EpochSchema.Tables tables)
+            throws SQLException {
         this.raw = raw;
         this.settings = settings;
         this.analyzer = analyzer;
-        LeaseSql leaseSql = new LeaseSql(analyzer.epochSql().dialect(), settings.leaseTable());
-        IssuerCheck issuerCheck = settings.issuerCheck() && leaseSql.supported() ? new IssuerCheck(raw, leaseSql) : null;
+        LeaseSql leaseSql = new LeaseSql(analyzer.epochSql().dialect(), tables.lease());
+        IssuerCheck issuerCheck = settings.issuerCheck() && leaseSql.supported()
+                ? new IssuerCheck(raw, leaseSql, tables.leasePresent()) : null;
         this.guard = new EpochGuard(raw, analyzer.epochSql(), issuerCheck);
         this.tokens = new TokenResolver(settings);
         this.refusals = RefusalPolicy.of(settings, analyzer.dialect());
@@ -79,18 +81,24 @@ public final class FencedConnectionImpl implements FencedConnection {
         this.prefixGuard = analyzer.epochSql().prefixGuard();
     }
 
-    /** Wraps a freshly opened underlying connection, checking (or creating) the epoch table first. */
+    /**
+     * Wraps a freshly opened underlying connection, resolving the fence's tables and checking (or creating) the
+     * epoch table and its protection first.
+     */
     public static FencedConnectionImpl open(Connection raw, Settings settings) throws SQLException {
         try {
             Dialect dialect = Dialect.fromProductName(raw.getMetaData().getDatabaseProductName());
             if (dialect == Dialect.GENERIC) {
                 dialect = Dialect.fromUrl(settings.targetUrl());
             }
-            String key = dialect + "|" + settings.epochTable() + "|" + settings.leaseTable() + "|" + settings.cacheSize();
+            // The tables are resolved once, here, to qualified names: every guard, lock and advance of this
+            // connection names them so, whatever search_path or schema the session moves to later.
+            EpochSchema.Tables tables = EpochSchema.prepare(raw, dialect, settings);
+            String key = dialect + "|" + tables.epoch().render(dialect) + "|" + tables.lease().render(dialect) + "|"
+                    + settings.cacheSize();
             Dialect chosen = dialect;
-            SqlAnalyzer analyzer = ANALYZERS.computeIfAbsent(key, k -> newAnalyzer(chosen, settings));
-            EpochSchema.prepare(raw, analyzer.epochSql(), settings.schemaMode());
-            return new FencedConnectionImpl(raw, settings, analyzer);
+            SqlAnalyzer analyzer = ANALYZERS.computeIfAbsent(key, k -> newAnalyzer(chosen, tables, settings));
+            return new FencedConnectionImpl(raw, settings, analyzer, tables);
         } catch (SQLException | RuntimeException e) {
             try {
                 raw.close();
@@ -101,9 +109,9 @@ public final class FencedConnectionImpl implements FencedConnection {
         }
     }
 
-    private static SqlAnalyzer newAnalyzer(Dialect dialect, Settings settings) {
+    private static SqlAnalyzer newAnalyzer(Dialect dialect, EpochSchema.Tables tables, Settings settings) {
         try {
-            return new SqlAnalyzer(dialect, settings.epochTable(), List.of(settings.leaseTable()), settings.cacheSize());
+            return new SqlAnalyzer(dialect, tables.epoch(), List.of(tables.lease()), settings.cacheSize());
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

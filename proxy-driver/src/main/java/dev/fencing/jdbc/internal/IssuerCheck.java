@@ -17,9 +17,11 @@ final class IssuerCheck {
     private final LeaseSql sql;
     private boolean tablePresent;
 
-    IssuerCheck(Connection raw, LeaseSql sql) {
+    /** {@code sql} names the lease table qualified; {@code tablePresent} when it existed at connect. */
+    IssuerCheck(Connection raw, LeaseSql sql, boolean tablePresent) {
         this.raw = raw;
         this.sql = sql;
+        this.tablePresent = tablePresent;
     }
 
     /**
@@ -40,7 +42,10 @@ final class IssuerCheck {
         }
     }
 
-    /** Whether the lease table exists; asked again at each advance until it does (it may be created later). */
+    /**
+     * Whether the lease table exists under the qualified name resolved at connect; asked again at each advance
+     * until it does (the default lease table may be created after the connection opened).
+     */
     private boolean probe() throws SQLException {
         try (PreparedStatement probe = raw.prepareStatement(sql.tableExists())) {
             probe.setString(1, sql.tableExistsSchema());

@@ -189,6 +189,11 @@ public final class Settings {
         return table(LEASE_TABLE, DEFAULT_LEASE_TABLE);
     }
 
+    /** Whether {@code fencing.lease.table} was set, rather than defaulted: then the lease table must exist. */
+    public boolean leaseTableConfigured() {
+        return values.containsKey(LEASE_TABLE);
+    }
+
     private EpochTable table(String setting, String defaultName) throws SQLException {
         try {
             return EpochTable.of(values.getOrDefault(setting, defaultName));

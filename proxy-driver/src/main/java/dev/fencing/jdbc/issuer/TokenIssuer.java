@@ -2,6 +2,7 @@ package dev.fencing.jdbc.issuer;
 
 import dev.fencing.jdbc.FencingSqlState;
 import dev.fencing.jdbc.internal.EpochAdvance;
+import dev.fencing.jdbc.internal.FenceTables;
 import dev.fencing.jdbc.internal.Settings;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.EpochSql;
@@ -44,6 +45,9 @@ public final class TokenIssuer implements AutoCloseable {
     private final EpochTable leaseTable;
     private final ReentrantLock lock = new ReentrantLock();
     private Connection connection;
+    /** The tables as located when the connection opened (qualified), and the SQL that names them so. */
+    private EpochTable locatedEpoch;
+    private EpochTable locatedLease;
     private EpochSql epochSql;
     private LeaseSql leaseSql;
 
@@ -69,14 +73,22 @@ public final class TokenIssuer implements AutoCloseable {
                 settings.leaseTable());
     }
 
-    /** The statements that create the epoch table and the lease table on {@code dialect}, for a DBA to run. */
+    /**
+     * The statements that create the epoch table with the database's own protection of its marks (idempotent, so
+     * they also add the protection to an existing table) and the lease table on {@code dialect}, for a DBA to run.
+     */
     public static List<String> createTablesSql(Dialect dialect, EpochTable epochTable, EpochTable leaseTable)
             throws SQLException {
         LeaseSql lease = new LeaseSql(dialect, leaseTable);
         if (!lease.supported()) {
             throw unsupported(dialect);
         }
-        return List.of(new EpochSql(dialect, epochTable).createTable(), lease.createTable());
+        EpochSql epoch = new EpochSql(dialect, epochTable);
+        List<String> statements = new ArrayList<>();
+        statements.add(epoch.createTable());
+        statements.addAll(epoch.protect());
+        statements.add(lease.createTable());
+        return List.copyOf(statements);
     }
 
     /** The underlying driver's URL this issuer connects to. */
@@ -94,10 +106,13 @@ public final class TokenIssuer implements AutoCloseable {
         return leaseTable;
     }
 
-    /** Creates the epoch table and the lease table when missing; returns the statements run. */
+    /**
+     * Creates the epoch table and the lease table when missing, and the epoch table's protection, under the
+     * names located when the issuer connected; returns the statements run.
+     */
     public List<String> createTables() throws SQLException {
         return inTransaction(c -> {
-            List<String> statements = createTablesSql(epochSql.dialect(), epochTable, leaseTable);
+            List<String> statements = createTablesSql(epochSql.dialect(), locatedEpoch, locatedLease);
             try (Statement s = c.createStatement()) {
                 for (String sql : statements) {
                     s.execute(sql);
@@ -419,14 +434,16 @@ public final class TokenIssuer implements AutoCloseable {
                 if (dialect == Dialect.GENERIC) {
                     dialect = Dialect.fromUrl(url);
                 }
-                LeaseSql lease = new LeaseSql(dialect, leaseTable);
-                if (!lease.supported()) {
+                if (!new LeaseSql(dialect, leaseTable).supported()) {
                     throw unsupported(dialect);
                 }
+                // Located once per connection, qualified: no search_path or schema set later moves them.
+                locatedEpoch = FenceTables.locate(c, dialect, epochTable);
+                locatedLease = FenceTables.locate(c, dialect, leaseTable);
                 c.setAutoCommit(false);
                 c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-                epochSql = new EpochSql(dialect, epochTable);
-                leaseSql = lease;
+                epochSql = new EpochSql(dialect, locatedEpoch);
+                leaseSql = new LeaseSql(dialect, locatedLease);
             } catch (SQLException | RuntimeException e) {
                 c.close();
                 throw e;

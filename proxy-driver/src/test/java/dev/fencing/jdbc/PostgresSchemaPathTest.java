@@ -1,0 +1,49 @@
+package dev.fencing.jdbc;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The fence's tables stay where they were at connect on PostgreSQL, whatever search_path, set_config or
+ * setSchema does later; a URL currentSchema finds the lease table the way it finds the epoch table.
+ */
+class PostgresSchemaPathTest extends SchemaPathTest {
+    @Override
+    TestDatabase database() {
+        return TestDatabase.POSTGRESQL;
+    }
+
+    @Override
+    String home() {
+        return "public";
+    }
+
+    @Override
+    List<NamedMove> moves() {
+        return List.of(
+                new NamedMove("SET search_path", c -> c.createStatement().execute("SET search_path TO " + decoy + ", public")),
+                new NamedMove("Connection.setSchema", c -> c.setSchema(decoy)),
+                new NamedMove("set_config in a query", c -> c.createStatement().executeQuery(
+                        "SELECT set_config('search_path', '" + decoy + ",public', false)").close()),
+                new NamedMove("SET SESSION search_path in a transaction", c -> {
+                    c.setAutoCommit(false);
+                    c.createStatement().execute("SET search_path = " + decoy + ", public");
+                }));
+    }
+
+    @Test
+    void aUrlCurrentSchemaWithoutTheTablesStillFindsTheLeaseTable_C7() throws Exception {
+        String empty = TestDatabase.unique("empty");
+        TestDatabase.exec(raw, "CREATE SCHEMA " + empty);
+        try {
+            FencingRefusedException e = refusedAfter(null, NEVER_ISSUED, "currentSchema=" + empty + ",public");
+            assertEquals(FencingSqlState.TOKEN_NOT_ISSUED, e.getSQLState(), e.getMessage());
+            assertNothingChanged("URL currentSchema");
+        } finally {
+            TestDatabase.exec(raw, "DROP SCHEMA " + empty);
+        }
+    }
+}
