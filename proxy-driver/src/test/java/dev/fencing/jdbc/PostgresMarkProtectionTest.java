@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** The database's own protection of the marks on PostgreSQL (plpgsql row and TRUNCATE triggers), views included. */
+@RequiresPostgres
 class PostgresMarkProtectionTest extends MarkProtectionTest {
     @Override
     TestDatabase database() {

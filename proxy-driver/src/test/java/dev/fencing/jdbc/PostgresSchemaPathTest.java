@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * The fence's tables stay where they were at connect on PostgreSQL, whatever search_path, set_config or
  * setSchema does later; a URL currentSchema finds the lease table the way it finds the epoch table.
  */
+@RequiresPostgres
 class PostgresSchemaPathTest extends SchemaPathTest {
     @Override
     TestDatabase database() {

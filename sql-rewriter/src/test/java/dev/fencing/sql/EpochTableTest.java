@@ -22,7 +22,7 @@ class EpochTableTest {
     @Test
     void everyStatementAboutAResolvedTableNamesItQualified_C9() {
         EpochSql sql = new EpochSql(Dialect.POSTGRESQL, EpochTable.resolved("app", "fencing_epoch"));
-        for (String text : new String[] {sql.guardPredicate(), sql.prefixGuard(), sql.lockAtLeast(), sql.advance(),
+        for (String text : new String[] {sql.prefixGuard().sql(), sql.lockAtLeast(), sql.advance(),
                 sql.raise(), sql.insertFirst(), sql.readMark(), sql.validateTable()}) {
             assertTrue(text.contains("\"app\".\"fencing_epoch\""), text);
         }
