@@ -34,7 +34,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -57,7 +56,7 @@ public final class FencedConnectionImpl implements FencedConnection {
     private final boolean unwrapAllowed;
     private final String epochTableName;
     private final String leaseTableName;
-    private final Set<String> exemptTables;
+    private final Catalog catalog;
     /** Analyses of texts with JDBC escapes, resolved by this connection's driver ({@code nativeSQL}). */
     private final Map<String, Analysis> escaped = new HashMap<>();
     private final GuardedSql prefixGuard;
@@ -75,7 +74,7 @@ public final class FencedConnectionImpl implements FencedConnection {
         this.unwrapAllowed = settings.unwrapAllowed();
         this.epochTableName = settings.epochTable().simpleName();
         this.leaseTableName = settings.leaseTable().simpleName();
-        this.exemptTables = settings.exemptTables();
+        this.catalog = Catalog.open(raw, analyzer.dialect(), settings.exemptTables());
         String prefix = analyzer.epochSql().prefixGuard();
         this.prefixGuard = prefix == null ? null
                 : new GuardedSql(prefix, new int[0], 1, 2, prefix.indexOf('?'), prefix.indexOf('?', prefix.indexOf('?') + 1));
@@ -148,7 +147,7 @@ public final class FencedConnectionImpl implements FencedConnection {
         switch (analysis.kind()) {
             case READ_ONLY:
             case SESSION_SETTING:
-                return Route.PASS;
+                return catalog.needsGuard(analysis) ? Route.GUARD : Route.PASS;
             case TRANSACTION_CONTROL:
                 return Route.TRANSACTION_CONTROL;
             case FENCING_SETTING:
@@ -162,8 +161,7 @@ public final class FencedConnectionImpl implements FencedConnection {
                     refusals.refuse(Refusals.protectedTable("lease", settings.leaseTable().toString()), sql);
                     return Route.PASS;
                 }
-                boolean exempt = !analysis.targetTables().isEmpty() && exemptTables.containsAll(analysis.targetTables());
-                return exempt ? Route.PASS : Route.GUARD;
+                return catalog.needsGuard(analysis) ? Route.GUARD : Route.PASS;
             default:
                 refusals.refuse(Refusals.cannotGuard(analysis.reason()), sql);
                 return Route.PASS;
