@@ -43,6 +43,8 @@ final class Catalog {
     /** MariaDB built-ins that write; every stored function counts as writing too. */
     static final Set<String> WRITING_MARIADB = Set.of("SETVAL");
 
+    /** How many function names a connection remembers; when full it starts over. */
+    private static final int MAX_REMEMBERED = 4096;
     private static final Pattern PLAIN_NAME = Pattern.compile("[\\p{L}_][\\p{L}\\p{N}_$]*");
     private static final Pattern QUOTED_NAME = Pattern.compile("\"(?:[^\"]|\"\")+\"");
 
@@ -127,6 +129,9 @@ final class Catalog {
             return false;
         }
         Set<String> writing = writingFunctions(unknown);
+        if (writes.size() + unknown.size() > MAX_REMEMBERED) {
+            writes.clear();
+        }
         boolean any = false;
         for (String name : unknown) {
             boolean w = name.isEmpty() || writing.contains(key(name)) || writing.contains(name);
