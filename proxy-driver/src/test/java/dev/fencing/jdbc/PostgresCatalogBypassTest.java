@@ -69,6 +69,9 @@ class PostgresCatalogBypassTest extends CatalogBypassTest {
             assertEquals(List.of("1"), column(s.executeQuery("SELECT (random() < 2 AND clock_timestamp() > now()"
                     + " - interval '1 day' AND gen_random_uuid() IS NOT NULL AND pg_try_advisory_xact_lock(42))::int")));
             assertEquals(List.of("x"), column(s.executeQuery("SELECT set_config('application_name', 'x', false)")));
+            assertEquals(List.of("2"), column(s.executeQuery("SELECT count(*) FROM " + table
+                    + " TABLESAMPLE SYSTEM (100)")));
+            assertEquals(List.of(""), column(s.executeQuery("SELECT pg_notify('" + table + "', 'x')")));
         }
     }
 

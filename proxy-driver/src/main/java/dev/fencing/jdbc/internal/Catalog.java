@@ -28,8 +28,9 @@ import java.util.regex.Pattern;
 final class Catalog {
     /**
      * PostgreSQL built-ins (in {@code pg_catalog}) that are volatile yet change no table: randomness, clocks,
-     * sleeping, session settings, advisory locks, sizes, and sequences read or advanced by {@code nextval} (a
-     * documented limit: a stale owner can still consume sequence values). {@code setval} is not among them.
+     * sleeping, session settings, advisory locks, notifications (like {@code NOTIFY}), sizes, the
+     * {@code TABLESAMPLE} methods, and sequences read or advanced by {@code nextval} (a documented limit: a stale
+     * owner can still consume sequence values). {@code setval} is not among them.
      */
     static final Set<String> HARMLESS_POSTGRES = Set.of("random", "setseed", "clock_timestamp", "timeofday",
             "gen_random_uuid", "pg_sleep", "pg_sleep_for", "pg_sleep_until", "nextval", "currval", "lastval",
@@ -37,7 +38,8 @@ final class Catalog {
             "pg_indexes_size", "pg_database_size", "pg_advisory_lock", "pg_advisory_lock_shared",
             "pg_advisory_xact_lock", "pg_advisory_xact_lock_shared", "pg_try_advisory_lock",
             "pg_try_advisory_lock_shared", "pg_try_advisory_xact_lock", "pg_try_advisory_xact_lock_shared",
-            "pg_advisory_unlock", "pg_advisory_unlock_shared", "pg_advisory_unlock_all");
+            "pg_advisory_unlock", "pg_advisory_unlock_shared", "pg_advisory_unlock_all", "pg_notify", "system",
+            "bernoulli");
     /** H2 built-ins that write: linked tables, files. Every user-defined H2 function counts as writing too. */
     static final Set<String> WRITING_H2 = Set.of("LINK_SCHEMA", "CSVWRITE", "FILE_WRITE");
     /** MariaDB built-ins that write; every stored function counts as writing too. */
