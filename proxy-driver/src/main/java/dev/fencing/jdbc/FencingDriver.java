@@ -58,7 +58,8 @@ public final class FencingDriver implements Driver {
             {Settings.TABLE, "epoch table (default " + Settings.DEFAULT_TABLE + ")"},
             {Settings.SCHEMA, "validate (default) or create the epoch table at connect"},
             {Settings.UNWRAP, "deny (default) or allow unwrapping to the underlying driver's objects"},
-            {Settings.EXEMPT, "comma-separated tables whose mutations need no token (e.g. an audit log)"},
+            {Settings.EXEMPT, "comma-separated plain tables (table or schema.table, resolved as the database"
+                    + " resolves them) whose INSERT/UPDATE/DELETE/MERGE/COPY FROM need no token (e.g. an audit log)"},
             {Settings.CACHE_SIZE, "analysed statements kept per database (default " + Settings.DEFAULT_CACHE_SIZE + ")"},
         };
         DriverPropertyInfo[] out = new DriverPropertyInfo[settings.length];

@@ -46,13 +46,23 @@ final class Analyses {
     /** The same analysis, marked as one after which the transaction's locks cannot be trusted. */
     static Analysis endingTransaction(Analysis a) {
         return new Analysis(a.kind(), a.targetTables(), a.transactionControl(), a.settingName(), a.settingValue(),
-                a.reason(), a.returnsRows(), a.statementCount(), true, a.isCallEscape());
+                a.reason(), a.returnsRows(), a.statementCount(), true, a.isCallEscape(),
+                a.calledFunctions(), a.targetReferences(), a.changesDataOnly());
     }
 
     /** The same mutation, with {@code targets} as its targets. */
     static Analysis withTargets(Analysis a, List<String> targets) {
         return new Analysis(a.kind(), targets, a.transactionControl(), a.settingName(), a.settingValue(),
-                a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(), a.isCallEscape());
+                a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(), a.isCallEscape(),
+                a.calledFunctions(), a.targetReferences(), a.changesDataOnly());
+    }
+
+    /** The same analysis, with what the catalog must judge about it (see {@link CatalogFacts}). */
+    static Analysis withCatalogFacts(Analysis a, List<String> calledFunctions, List<List<String>> targetReferences,
+                                     boolean changesDataOnly) {
+        return new Analysis(a.kind(), a.targetTables(), a.transactionControl(), a.settingName(), a.settingValue(),
+                a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(), a.isCallEscape(),
+                calledFunctions, targetReferences, changesDataOnly);
     }
 
     /** The first 80 characters of {@code text} on one line, for a reason that quotes the statement. */

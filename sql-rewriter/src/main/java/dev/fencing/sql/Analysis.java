@@ -17,10 +17,21 @@ public final class Analysis {
     private final int statementCount;
     private final boolean mayEndTransaction;
     private final boolean callEscape;
+    private final List<String> calledFunctions;
+    private final List<List<String>> targetReferences;
+    private final boolean changesDataOnly;
 
     Analysis(StatementKind kind, List<String> targetTables, TransactionControl transactionControl,
              String settingName, String settingValue, String reason, boolean returnsRows, int statementCount,
              boolean mayEndTransaction, boolean callEscape) {
+        this(kind, targetTables, transactionControl, settingName, settingValue, reason, returnsRows, statementCount,
+                mayEndTransaction, callEscape, List.of(), List.of(), false);
+    }
+
+    Analysis(StatementKind kind, List<String> targetTables, TransactionControl transactionControl,
+             String settingName, String settingValue, String reason, boolean returnsRows, int statementCount,
+             boolean mayEndTransaction, boolean callEscape, List<String> calledFunctions,
+             List<List<String>> targetReferences, boolean changesDataOnly) {
         this.kind = kind;
         this.targetTables = List.copyOf(targetTables);
         this.transactionControl = transactionControl;
@@ -31,6 +42,9 @@ public final class Analysis {
         this.statementCount = statementCount;
         this.mayEndTransaction = mayEndTransaction;
         this.callEscape = callEscape;
+        this.calledFunctions = List.copyOf(calledFunctions);
+        this.targetReferences = List.copyOf(targetReferences);
+        this.changesDataOnly = changesDataOnly;
     }
 
     public StatementKind kind() {
@@ -90,6 +104,32 @@ public final class Analysis {
      */
     public boolean isCallEscape() {
         return callEscape;
+    }
+
+    /**
+     * Names the text may call as functions, unquoted and as written (case kept), without schema; an empty name
+     * stands for one the text spells with Unicode escapes. A superset: a name the catalog does not know as a
+     * function is no call (SPEC C9).
+     */
+    public List<String> calledFunctions() {
+        return calledFunctions;
+    }
+
+    /**
+     * For a mutation that {@linkplain #changesDataOnly() only changes data}: each place it names one of its
+     * {@link #targetTables()}, as the parts of the name written there, quotes kept ({@code [public, "Audit"]}).
+     * Empty when a target is not named in a plain way, or for anything else.
+     */
+    public List<List<String>> targetReferences() {
+        return targetReferences;
+    }
+
+    /**
+     * Whether the text is one statement that only changes rows of the tables it names (INSERT, UPDATE, DELETE,
+     * MERGE, upsert, {@code COPY ... FROM}), as opposed to DDL, a call, or several statements.
+     */
+    public boolean changesDataOnly() {
+        return changesDataOnly;
     }
 
     @Override

@@ -101,13 +101,22 @@ public final class SqlAnalyzer {
             return EMPTY_TEXT;
         }
         if (parts.size() == 1) {
-            return analyzePart(parts.get(0));
+            return withCatalogFacts(analyzePart(parts.get(0)), parts.get(0));
         }
         List<Analysis> analyses = new ArrayList<>(parts.size());
+        Set<String> functions = new LinkedHashSet<>();
         for (SqlLexer.Part part : parts) {
             analyses.add(analyzePart(part));
+            functions.addAll(CatalogFacts.calledFunctions(part, dialect));
         }
-        return combine(analyses);
+        return Analyses.withCatalogFacts(combine(analyses), new ArrayList<>(functions), List.of(), false);
+    }
+
+    /** The names in one statement the driver asks the catalog about (SPEC C9). */
+    private Analysis withCatalogFacts(Analysis analysis, SqlLexer.Part part) {
+        boolean dataOnly = analysis.kind() == StatementKind.MUTATION && CatalogFacts.changesDataOnly(part);
+        return Analyses.withCatalogFacts(analysis, CatalogFacts.calledFunctions(part, dialect),
+                dataOnly ? CatalogFacts.targetReferences(part, analysis.targetTables()) : List.of(), dataOnly);
     }
 
     /**

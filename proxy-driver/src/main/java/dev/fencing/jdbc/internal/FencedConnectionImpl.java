@@ -34,7 +34,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -57,7 +56,7 @@ public final class FencedConnectionImpl implements FencedConnection {
     private final boolean unwrapAllowed;
     private final String epochTableName;
     private final String leaseTableName;
-    private final Set<String> exemptTables;
+    private final Catalog catalog;
     /** Analyses of texts with JDBC escapes, resolved by this connection's driver ({@code nativeSQL}). */
     private final Map<String, Analysis> escaped = new HashMap<>();
     private final GuardedSql prefixGuard;
@@ -77,7 +76,7 @@ public final class FencedConnectionImpl implements FencedConnection {
         this.unwrapAllowed = settings.unwrapAllowed();
         this.epochTableName = settings.epochTable().simpleName();
         this.leaseTableName = settings.leaseTable().simpleName();
-        this.exemptTables = settings.exemptTables();
+        this.catalog = Catalog.open(raw, analyzer.dialect(), settings.exemptTables());
         this.prefixGuard = analyzer.epochSql().prefixGuard();
     }
 
@@ -147,7 +146,7 @@ public final class FencedConnectionImpl implements FencedConnection {
         switch (analysis.kind()) {
             case READ_ONLY:
             case SESSION_SETTING:
-                return Route.PASS;
+                return catalog.needsGuard(analysis) ? Route.GUARD : Route.PASS;
             case TRANSACTION_CONTROL:
                 return Route.TRANSACTION_CONTROL;
             case FENCING_SETTING:
@@ -161,8 +160,7 @@ public final class FencedConnectionImpl implements FencedConnection {
                     refusals.refuse(Refusals.protectedTable("lease", settings.leaseTable().toString()), sql);
                     return Route.PASS;
                 }
-                boolean exempt = !analysis.targetTables().isEmpty() && exemptTables.containsAll(analysis.targetTables());
-                if (exempt) {
+                if (!catalog.needsGuard(analysis)) {
                     return Route.PASS;
                 }
                 if (prefixGuard == null && analysis.statementCount() > 1 && analysis.mayEndTransaction()) {

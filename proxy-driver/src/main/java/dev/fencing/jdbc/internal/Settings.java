@@ -8,8 +8,9 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -284,12 +285,13 @@ public final class Settings {
     }
 
     /**
-     * The tables named by {@code fencing.exempt}, as a mutation's targets name them (own name, lower-case, no
-     * schema or quotes). A mutation whose targets are all exempt runs without token and guard.
+     * The tables named by {@code fencing.exempt}, as configured (plain identifiers, {@code table} or
+     * {@code schema.table}): each connection resolves them as its database resolves such a name (see
+     * {@link Catalog}). Only data changes whose every target is one of them run without token and guard.
      */
-    public Set<String> exemptTables() throws SQLException {
+    public List<EpochTable> exemptTables() throws SQLException {
         String list = values.get(EXEMPT);
-        Set<String> tables = new LinkedHashSet<>();
+        List<EpochTable> tables = new ArrayList<>();
         if (list == null || list.isBlank()) {
             return tables;
         }
@@ -305,7 +307,7 @@ public final class Settings {
             if (table.simpleName().equals(epochTable)) {
                 throw configuration(EXEMPT + ": the epoch table '" + epochTable + "' cannot be exempt");
             }
-            tables.add(table.simpleName());
+            tables.add(table);
         }
         return tables;
     }

@@ -1,0 +1,160 @@
+package dev.fencing.jdbc;
+
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** The catalog checks on PostgreSQL: {@code pg_proc.provolatile}, sequences, attribute notation, inheritance. */
+class PostgresCatalogBypassTest extends CatalogBypassTest {
+    @Override
+    TestDatabase database() {
+        return TestDatabase.POSTGRESQL;
+    }
+
+    @Override
+    void createWriter() throws SQLException {
+        TestDatabase.exec(raw, "CREATE FUNCTION " + writer + "(t text, n int) RETURNS int LANGUAGE plpgsql AS $$"
+                + " BEGIN EXECUTE format('UPDATE %I SET balance = balance + %s', t, n); RETURN n; END $$");
+    }
+
+    @Override
+    String defaultSchema() {
+        return "public";
+    }
+
+    @Override
+    void useSchema(Statement s, String schema) throws SQLException {
+        s.execute("SET search_path = " + schema + ", public");
+    }
+
+    private long sequenceValue(String sequence) throws SQLException {
+        try (Statement s = judge.createStatement(); ResultSet rs = s.executeQuery("SELECT last_value FROM " + sequence)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Test
+    void setvalNeedsATokenAndNextvalStaysADocumentedLimit_C9() throws Exception {
+        String sequence = table + "_seq";
+        TestDatabase.exec(raw, "CREATE SEQUENCE " + sequence);
+        assertRefused("setval", c -> c.createStatement().executeQuery("SELECT setval('" + sequence + "', 100)"));
+        assertEquals(1, sequenceValue(sequence));
+        try (Connection c = connect(HIGH_WATER_MARK); Statement s = c.createStatement()) {
+            assertEquals(List.of("100"), column(s.executeQuery("SELECT setval('" + sequence + "', 100)")));
+        }
+        assertEquals(100, sequenceValue(sequence));
+        try (Connection c = connect(0); Statement s = c.createStatement()) {
+            assertEquals(List.of("101"), column(s.executeQuery("SELECT nextval('" + sequence + "')")));
+        }
+    }
+
+    @Test
+    void stableImmutableAndHarmlessBuiltInFunctionsPassWithoutAToken_C9() throws Exception {
+        TestDatabase.exec(raw, "CREATE FUNCTION " + table + "_imm(x int) RETURNS int IMMUTABLE LANGUAGE sql"
+                        + " AS 'SELECT x * 2'",
+                "CREATE FUNCTION " + table + "_stable() RETURNS bigint STABLE LANGUAGE sql AS 'SELECT count(*) FROM "
+                        + table + "'");
+        try (Connection c = connect(0); Statement s = c.createStatement()) {
+            assertEquals(List.of("4"), column(s.executeQuery("SELECT " + table + "_imm(2)")));
+            assertEquals(List.of("2"), column(s.executeQuery("SELECT public." + table + "_stable()")));
+            assertEquals(List.of("1"), column(s.executeQuery("SELECT (random() < 2 AND clock_timestamp() > now()"
+                    + " - interval '1 day' AND gen_random_uuid() IS NOT NULL AND pg_try_advisory_xact_lock(42))::int")));
+            assertEquals(List.of("x"), column(s.executeQuery("SELECT set_config('application_name', 'x', false)")));
+            assertEquals(List.of("2"), column(s.executeQuery("SELECT count(*) FROM " + table
+                    + " TABLESAMPLE SYSTEM (100)")));
+            assertEquals(List.of(""), column(s.executeQuery("SELECT pg_notify('" + table + "', 'x')")));
+        }
+    }
+
+    @Test
+    void writingFunctionsReachedByAttributeNotationFromOrAnAggregateAreGuarded_C9() throws Exception {
+        TestDatabase.exec(raw, "CREATE FUNCTION " + table + "_attr(r " + table + ") RETURNS int LANGUAGE plpgsql AS"
+                        + " $$ BEGIN UPDATE " + table + " SET balance = balance + 1; RETURN 1; END $$",
+                "CREATE FUNCTION " + table + "_step(s int, v int) RETURNS int LANGUAGE plpgsql AS"
+                        + " $$ BEGIN UPDATE " + table + " SET balance = balance + 1; RETURN s + v; END $$",
+                "CREATE AGGREGATE " + table + "_agg(int) (SFUNC = " + table + "_step, STYPE = int, INITCOND = '0')");
+        assertRefused("attribute notation", c -> c.createStatement().executeQuery(
+                "SELECT t." + table + "_attr FROM " + table + " t"));
+        assertRefused("in FROM", c -> c.createStatement().executeQuery(
+                "SELECT * FROM " + callWriter(writer, 1)));
+        assertRefused("an aggregate with a writing step", c -> c.createStatement().executeQuery(
+                "SELECT " + table + "_agg(id) FROM " + table));
+        assertRefused("query_to_xml runs any text", c -> c.createStatement().executeQuery(
+                "SELECT query_to_xml('UPDATE " + table + " SET balance = 0 RETURNING 1', true, false, '')"));
+    }
+
+    @Test
+    void ddlThatJoinsAnExemptTableToAProtectedOneIsGuarded_C5() throws Exception {
+        TestDatabase.exec(raw, "CREATE TABLE " + table + "_p (id INT, balance INT) PARTITION BY LIST (id)");
+        assertRefused("INHERIT", c -> c.createStatement().execute(
+                "ALTER TABLE " + audit + " INHERIT " + table));
+        assertRefused("ATTACH PARTITION", c -> c.createStatement().execute(
+                "ALTER TABLE " + table + "_p ATTACH PARTITION " + audit + " FOR VALUES IN (1)"));
+        try (Connection c = connect(0); Statement s = c.createStatement()) {
+            assertEquals(FencingSqlState.CANNOT_GUARD, assertThrows(SQLException.class, () -> s.execute("CREATE RULE "
+                    + audit + "_r AS ON INSERT TO " + audit + " DO ALSO UPDATE " + table + " SET balance = 0"))
+                    .getSQLState(), "a rule is refused whatever the token");
+        }
+        try (Statement s = judge.createStatement(); ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM"
+                + " pg_inherits WHERE inhrelid = '" + audit + "'::regclass) + (SELECT count(*) FROM pg_rules WHERE"
+                + " tablename = '" + audit + "')")) {
+            rs.next();
+            assertEquals(0, rs.getInt(1), "no inheritance, partition or rule was added");
+        }
+    }
+
+    @Test
+    void anExemptTableWithChildrenIsNotExempt_C5() throws Exception {
+        try (Connection c = connect(0); Statement s = c.createStatement()) {
+            TestDatabase.exec(raw, "CREATE TABLE " + table + "_child () INHERITS (" + audit + ")",
+                    "INSERT INTO " + table + "_child VALUES (1, 1)");
+            assertEquals(FencingSqlState.INVALID_TOKEN, assertThrows(SQLException.class,
+                    () -> s.executeUpdate("UPDATE " + audit + " SET balance = 0")).getSQLState(),
+                    "an update of the exempt table would reach its new child table");
+        }
+        assertEquals("1:1 ", rows(table + "_child"));
+        assertEquals(FencingSqlState.CONFIGURATION, assertThrows(SQLException.class, () -> connect(0)).getSQLState(),
+                "a table with children cannot be configured as exempt");
+    }
+
+    @Test
+    void ddlOnThisConnectionMakesItAskTheCatalogAgain_C9() throws Exception {
+        String changing = table + "_changing";
+        TestDatabase.exec(raw, "CREATE FUNCTION " + changing + "() RETURNS int STABLE LANGUAGE sql AS 'SELECT 1'");
+        try (Connection c = connect(0); Statement s = c.createStatement()) {
+            FencedConnection fenced = c.unwrap(FencedConnection.class);
+            fenced.setFencingToken(HIGH_WATER_MARK);
+            assertEquals(List.of("1"), column(s.executeQuery("SELECT " + changing + "()")));
+            s.execute("CREATE OR REPLACE FUNCTION " + changing + "() RETURNS int LANGUAGE plpgsql AS $$ BEGIN UPDATE "
+                    + table + " SET balance = balance + 1; RETURN 2; END $$");
+            fenced.clearFencingToken();
+            String before = snapshot();
+            SQLException refusal = assertThrows(SQLException.class,
+                    () -> s.executeQuery("SELECT " + changing + "()"));
+            assertEquals(FencingSqlState.INVALID_TOKEN, refusal.getSQLState());
+            assertEquals(before, snapshot());
+        }
+    }
+
+    @Test
+    void aPreparedWritingQueryInATransactionWritesOnceWithACurrentToken_C9() throws Exception {
+        try (Connection c = connect(HIGH_WATER_MARK)) {
+            c.setAutoCommit(false);
+            PreparedStatement ps = c.prepareStatement("SELECT " + writer + "(?, ?)");
+            ps.setString(1, table);
+            ps.setInt(2, 5);
+            assertEquals(List.of("5"), column(ps.executeQuery()));
+            c.commit();
+        }
+        assertEquals(List.of("105", "205"), shifted(rows(table), 0));
+    }
+}

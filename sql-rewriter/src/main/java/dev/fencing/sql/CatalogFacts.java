@@ -1,0 +1,140 @@
+package dev.fencing.sql;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What a statement's tokens say that only the database's catalog can judge (SPEC C9): the names of the functions
+ * it may call, how it writes the tables it changes, and whether it only changes data. The driver asks the catalog
+ * about these names rather than trusting them.
+ */
+final class CatalogFacts {
+    /**
+     * Reported for a function name the tokens cannot spell (a Unicode-escaped identifier {@code U&"..."}): no
+     * catalog knows it by its written form, so the driver treats it as a function that may write.
+     */
+    static final String UNREADABLE = "";
+
+    /** Words that are never a function's name when unquoted, reserved in every dialect: not worth a catalog question. */
+    private static final Set<String> NOT_CALLS = Set.of("AND", "OR", "NOT", "IN", "EXISTS", "VALUES", "AS", "ON",
+            "FROM", "JOIN", "WHERE", "SELECT", "USING", "WHEN", "THEN", "ELSE", "CASE", "INTO", "WITH", "HAVING",
+            "UNION", "INTERSECT", "EXCEPT", "ALL", "DISTINCT", "TABLE", "CAST", "BY");
+
+    /** The statements that only change rows of the tables they name. */
+    private static final Set<String> DATA_VERBS = Set.of("INSERT", "UPDATE", "DELETE", "MERGE", "UPSERT", "REPLACE");
+
+    private CatalogFacts() {
+    }
+
+    /**
+     * The names the statement may call as functions, unquoted, as written (case kept), without schema: every
+     * name followed by {@code (}, and on PostgreSQL also every name after a dot, since {@code t.f} there calls
+     * {@code f(t)} (attribute notation). When unsure, a name is reported: the catalog says whether it is a function.
+     */
+    static List<String> calledFunctions(SqlLexer.Part part, Dialect dialect) {
+        List<SqlLexer.Token> tokens = part.tokens();
+        Set<String> names = new LinkedHashSet<>();
+        for (int i = 0; i < tokens.size(); i++) {
+            SqlLexer.Token token = tokens.get(i);
+            if (!isName(token)) {
+                continue;
+            }
+            SqlLexer.Token previous = i > 0 ? tokens.get(i - 1) : null;
+            boolean call = i + 1 < tokens.size() && tokens.get(i + 1).isPunctuation('(');
+            boolean afterDot = previous != null && previous.isPunctuation('.');
+            boolean unicodeEscaped = token.kind() == SqlLexer.Kind.QUOTED_IDENTIFIER && previous != null
+                    && previous.isPunctuation('&') && i > 1 && tokens.get(i - 2).is("U");
+            if (unicodeEscaped && (call || afterDot || i + 1 < tokens.size() && tokens.get(i + 1).is("UESCAPE"))) {
+                names.add(UNREADABLE);
+                continue;
+            }
+            if (!call && !(afterDot && dialect == Dialect.POSTGRESQL)) {
+                continue;
+            }
+            if (token.kind() == SqlLexer.Kind.WORD) {
+                if (Character.isDigit(token.upper().charAt(0))
+                        || !afterDot && (NOT_CALLS.contains(token.upper()) || previous != null && previous.is("INTO"))) {
+                    continue;
+                }
+            }
+            names.add(unquoted(part.source(token)));
+        }
+        return new ArrayList<>(names);
+    }
+
+    /**
+     * Each place the statement names one of {@code targets} (lower-cased own names), as the parts of the name
+     * written there ({@code public}, {@code "Audit"}); empty unless every target is named at least once, so a
+     * target written some other way is never taken for an exempt table.
+     */
+    static List<List<String>> targetReferences(SqlLexer.Part part, List<String> targets) {
+        List<SqlLexer.Token> tokens = part.tokens();
+        List<List<String>> references = new ArrayList<>();
+        Set<String> named = new HashSet<>();
+        for (int i = 0; i < tokens.size(); i++) {
+            if (!isName(tokens.get(i)) || i > 0 && tokens.get(i - 1).isPunctuation('.')) {
+                continue;
+            }
+            List<String> parts = new ArrayList<>();
+            parts.add(part.source(tokens.get(i)));
+            int j = i;
+            while (j + 2 < tokens.size() && tokens.get(j + 1).isPunctuation('.') && isName(tokens.get(j + 2))) {
+                j += 2;
+                parts.add(part.source(tokens.get(j)));
+            }
+            String own = StatementClassifier.simpleName(parts.get(parts.size() - 1));
+            if (targets.contains(own)) {
+                named.add(own);
+                references.add(List.copyOf(parts));
+            }
+        }
+        return named.containsAll(targets) ? references : List.of();
+    }
+
+    /**
+     * Whether the statement only changes rows of the tables it names: INSERT, UPDATE, DELETE, MERGE, upsert (also
+     * after a WITH clause, or as a query whose WITH clause changes data) and {@code COPY ... FROM}. DDL, calls,
+     * {@code SELECT ... INTO} and everything else are not.
+     */
+    static boolean changesDataOnly(SqlLexer.Part part) {
+        List<SqlLexer.Token> tokens = part.tokens();
+        String first = KeywordClassifier.word(tokens, 0);
+        if (first.equals("COPY")) {
+            return tokens.stream().anyMatch(t -> t.depth() == 0 && t.is("FROM"));
+        }
+        if (DATA_VERBS.contains(first)) {
+            return true;
+        }
+        if (!first.equals("WITH")) {
+            return false;
+        }
+        String verb = null;
+        for (SqlLexer.Token token : tokens) {
+            if (token.depth() != 0 || token.kind() != SqlLexer.Kind.WORD) {
+                continue;
+            }
+            if (verb == null && (DATA_VERBS.contains(token.upper()) || token.is("SELECT"))) {
+                verb = token.upper();
+            } else if (verb != null && token.is("INTO") && verb.equals("SELECT")) {
+                return false;
+            }
+        }
+        return verb != null;
+    }
+
+    private static boolean isName(SqlLexer.Token token) {
+        return token.kind() == SqlLexer.Kind.WORD || token.kind() == SqlLexer.Kind.QUOTED_IDENTIFIER;
+    }
+
+    /** A name's text without its quotes, a doubled quote inside read as one. */
+    private static String unquoted(String name) {
+        char open = name.charAt(0);
+        if (name.length() >= 2 && (open == '"' || open == '`') && name.charAt(name.length() - 1) == open) {
+            return name.substring(1, name.length() - 1).replace(String.valueOf(open) + open, String.valueOf(open));
+        }
+        return name;
+    }
+}
