@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** The catalog checks on PostgreSQL: {@code pg_proc.provolatile}, sequences, attribute notation, inheritance. */
+@RequiresPostgres
 class PostgresCatalogBypassTest extends CatalogBypassTest {
     @Override
     TestDatabase database() {

@@ -45,8 +45,8 @@ final class CatalogFacts {
             SqlLexer.Token previous = i > 0 ? tokens.get(i - 1) : null;
             boolean call = i + 1 < tokens.size() && tokens.get(i + 1).isPunctuation('(');
             boolean afterDot = previous != null && previous.isPunctuation('.');
-            boolean unicodeEscaped = token.kind() == SqlLexer.Kind.QUOTED_IDENTIFIER && previous != null
-                    && previous.isPunctuation('&') && i > 1 && tokens.get(i - 2).is("U");
+            boolean unicodeEscaped = token.kind() == SqlLexer.Kind.QUOTED_IDENTIFIER
+                    && part.source(token).regionMatches(true, 0, "U&", 0, 2);
             if (unicodeEscaped && (call || afterDot || i + 1 < tokens.size() && tokens.get(i + 1).is("UESCAPE"))) {
                 names.add(UNREADABLE);
                 continue;
