@@ -19,9 +19,9 @@ final class Analyses {
         return of(StatementKind.TRANSACTION_CONTROL, List.of(), control, null, false, statementCount, null);
     }
 
-    static Analysis fencingSetting(String name, String value) {
-        return new Analysis(StatementKind.FENCING_SETTING, List.of(), null, name, value, null, false, 1, null, false,
-                false);
+    static Analysis fencingSetting(String name, String value, boolean local) {
+        return new Analysis(StatementKind.FENCING_SETTING, List.of(), null, name, value, local, null, false, 1, null,
+                false, false);
     }
 
     static Analysis mutation(List<String> targets, boolean returnsRows, int statementCount, GuardedSql joined) {
@@ -34,25 +34,27 @@ final class Analyses {
 
     private static Analysis of(StatementKind kind, List<String> targets, TransactionControl control, String reason,
                                boolean returnsRows, int statementCount, GuardedSql joined) {
-        return new Analysis(kind, targets, control, null, null, reason, returnsRows, statementCount, joined, false,
-                false);
+        return new Analysis(kind, targets, control, null, null, false, reason, returnsRows, statementCount, joined,
+                false, false);
     }
 
     /** A JDBC call escape: a procedure call whose writes cannot be named. */
     static Analysis callEscape() {
-        return new Analysis(StatementKind.MUTATION, List.of(), null, null, null, null, true, 1, null, false, true);
+        return new Analysis(StatementKind.MUTATION, List.of(), null, null, null, false, null, true, 1, null, false,
+                true);
     }
 
     /** The same analysis, marked as one after which the transaction's locks cannot be trusted. */
     static Analysis endingTransaction(Analysis a) {
         return new Analysis(a.kind(), a.targetTables(), a.transactionControl(), a.settingName(), a.settingValue(),
-                a.reason(), a.returnsRows(), a.statementCount(), a.joined(), true, a.isCallEscape());
+                a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), a.joined(), true, a.isCallEscape());
     }
 
     /** The same mutation, with {@code targets} as its targets. */
     static Analysis withTargets(Analysis a, List<String> targets) {
         return new Analysis(a.kind(), targets, a.transactionControl(), a.settingName(), a.settingValue(),
-                a.reason(), a.returnsRows(), a.statementCount(), a.joined(), a.mayEndTransaction(), a.isCallEscape());
+                a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), a.joined(), a.mayEndTransaction(),
+                a.isCallEscape());
     }
 
     /** The first 80 characters of {@code text} on one line, for a reason that quotes the statement. */

@@ -12,6 +12,7 @@ public final class Analysis {
     private final TransactionControl transactionControl;
     private final String settingName;
     private final String settingValue;
+    private final boolean localSetting;
     private final String reason;
     private final boolean returnsRows;
     private final int statementCount;
@@ -20,13 +21,14 @@ public final class Analysis {
     private final boolean callEscape;
 
     Analysis(StatementKind kind, List<String> targetTables, TransactionControl transactionControl,
-             String settingName, String settingValue, String reason, boolean returnsRows, int statementCount,
+             String settingName, String settingValue, boolean localSetting, String reason, boolean returnsRows, int statementCount,
              GuardedSql joined, boolean mayEndTransaction, boolean callEscape) {
         this.kind = kind;
         this.targetTables = List.copyOf(targetTables);
         this.transactionControl = transactionControl;
         this.settingName = settingName;
         this.settingValue = settingValue;
+        this.localSetting = localSetting;
         this.reason = reason;
         this.returnsRows = returnsRows;
         this.statementCount = statementCount;
@@ -60,6 +62,14 @@ public final class Analysis {
     /** For {@link StatementKind#FENCING_SETTING}: the value as written, unquoted; the driver validates it. */
     public String settingValue() {
         return settingValue;
+    }
+
+    /**
+     * For {@link StatementKind#FENCING_SETTING}: whether it was {@code SET LOCAL}, which lasts until the end of
+     * the current transaction only.
+     */
+    public boolean isLocalSetting() {
+        return localSetting;
     }
 
     /** For {@link StatementKind#UNGUARDABLE}: why, in words for an error message. */

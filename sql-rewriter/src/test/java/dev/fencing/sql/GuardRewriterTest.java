@@ -2,6 +2,7 @@ package dev.fencing.sql;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -119,10 +120,16 @@ class GuardRewriterTest {
     }
 
     @Test
-    void withLiteralsQuotesTheResource_C8() {
+    void withLiteralsWritesAValidResourceAndRefusesAnyOther_C8() {
         GuardedSql guarded = pg.analyze("DELETE FROM t WHERE a = 1").joined();
         assertEquals("DELETE FROM t WHERE (a = 1) AND EXISTS (SELECT 1 FROM \"fencing_epoch\""
-                + " WHERE resource = 'o''brien' AND epoch = 42 FOR SHARE)", guarded.withLiterals("o'brien", 42));
+                + " WHERE resource = 'billing-shard-3' AND epoch = 42 FOR SHARE)",
+                guarded.withLiterals("billing-shard-3", 42));
+        // Quoting for one session's rules is not enough: with standard_conforming_strings=off (or on MariaDB)
+        // a backslash escapes the quote that doubling added, so nothing but the safe characters is written.
+        for (String crafted : new String[] {"o'brien", "x\\' OR true --", "a\\b", "caf\u00e9", "a b", "", "\u02bc"}) {
+            assertThrows(IllegalArgumentException.class, () -> guarded.withLiterals(crafted, 42), crafted);
+        }
     }
 
     @Test
