@@ -16,7 +16,11 @@ public interface FencedConnection extends Connection {
     /** Removes the token set on this connection; static sources (settings, file, environment) apply again. */
     void clearFencingToken();
 
-    /** Sets this connection's resource. Same as {@code SET fencing.resource = 'name'}. */
+    /**
+     * Sets this connection's resource; {@code null} or blank returns to the configured one. Same as
+     * {@code SET fencing.resource = 'name'}: a name that is not 1 to 200 characters from {@code A-Z a-z 0-9} and
+     * {@code _ . : / @ + = -} is refused ({@link FencingSqlState#CONFIGURATION}) and changes nothing.
+     */
     void setFencingResource(String resource) throws SQLException;
 
     /** The resource a mutation run now would be guarded for. */

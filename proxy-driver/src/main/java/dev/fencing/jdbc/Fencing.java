@@ -1,46 +1,72 @@
 package dev.fencing.jdbc;
 
+import dev.fencing.sql.ResourceName;
+
+import java.util.ArrayList;
+
 /**
  * The thread-scoped token API: code inside {@code try (var scope = Fencing.scope("orders", 7)) { ... }} writes
  * as the owner of {@code orders} with token 7, through any fencing connection it uses on this thread, pooled
- * or not. A scope takes precedence over every other token source; scopes nest, and closing one restores the
- * one around it.
+ * or not. A scope takes precedence over every other token source. Scopes nest: the innermost scope still open
+ * is in force, and a closed scope never applies again, whatever order scopes are closed in.
  */
 public final class Fencing {
-    private static final ThreadLocal<Scope> CURRENT = new ThreadLocal<>();
+    /** This thread's open scopes, outermost first; closed ones are dropped as soon as this thread looks. */
+    private static final ThreadLocal<ArrayList<Scope>> OPEN = new ThreadLocal<>();
 
     private Fencing() {
     }
 
-    /** Opens a scope that fences writes on this thread as {@code resource} with {@code token}. */
+    /**
+     * Opens a scope that fences writes on this thread as {@code resource} with {@code token}.
+     *
+     * @throws IllegalArgumentException when {@code resource} is not a valid resource name (1 to 200 characters
+     *                                  from {@code A-Z a-z 0-9 _ . : / @ + = -}) or {@code token} is not positive
+     */
     public static Scope scope(String resource, long token) {
-        if (resource == null || resource.isBlank()) {
-            throw new IllegalArgumentException("fencing scope needs a resource name");
+        String problem = ResourceName.problem(resource);
+        if (problem != null) {
+            throw new IllegalArgumentException("fencing scope: " + problem);
         }
         if (token <= 0) {
             throw new IllegalArgumentException("fencing token must be positive, was " + token);
         }
-        Scope scope = new Scope(resource, token, CURRENT.get());
-        CURRENT.set(scope);
+        current();
+        ArrayList<Scope> open = OPEN.get();
+        if (open == null) {
+            open = new ArrayList<>();
+            OPEN.set(open);
+        }
+        Scope scope = new Scope(resource, token, Thread.currentThread());
+        open.add(scope);
         return scope;
     }
 
     /** The innermost open scope of this thread, or {@code null}. */
     public static Scope current() {
-        return CURRENT.get();
+        ArrayList<Scope> open = OPEN.get();
+        if (open == null) {
+            return null;
+        }
+        open.removeIf(scope -> scope.closed);
+        if (open.isEmpty()) {
+            OPEN.remove();
+            return null;
+        }
+        return open.get(open.size() - 1);
     }
 
-    /** An open token scope; close it on the thread that opened it. */
+    /** An open token scope; close it on the thread that opened it (a close on another thread also ends it). */
     public static final class Scope implements AutoCloseable {
         private final String resource;
         private final long token;
-        private final Scope outer;
-        private boolean closed;
+        private final Thread owner;
+        private volatile boolean closed;
 
-        private Scope(String resource, long token, Scope outer) {
+        private Scope(String resource, long token, Thread owner) {
             this.resource = resource;
             this.token = token;
-            this.outer = outer;
+            this.owner = owner;
         }
 
         public String resource() {
@@ -51,25 +77,21 @@ public final class Fencing {
             return token;
         }
 
-        /** Ends the scope; the scope around it (if any) is in force again. Closing twice does nothing. */
+        /**
+         * Ends the scope for good: the innermost scope still open (if any) is in force again. Closing twice does
+         * nothing.
+         */
         @Override
         public void close() {
-            if (closed) {
-                return;
-            }
             closed = true;
-            if (CURRENT.get() == this) {
-                if (outer == null) {
-                    CURRENT.remove();
-                } else {
-                    CURRENT.set(outer);
-                }
+            if (Thread.currentThread() == owner) {
+                current();
             }
         }
 
         @Override
         public String toString() {
-            return "fencing scope " + resource + "@" + token;
+            return "fencing scope " + resource + "@" + token + (closed ? " (closed)" : "");
         }
     }
 }

@@ -19,8 +19,8 @@ final class Analyses {
         return of(StatementKind.TRANSACTION_CONTROL, List.of(), control, null, false, statementCount);
     }
 
-    static Analysis fencingSetting(String name, String value) {
-        return new Analysis(StatementKind.FENCING_SETTING, List.of(), null, name, value, null, false, 1, false,
+    static Analysis fencingSetting(String name, String value, boolean local) {
+        return new Analysis(StatementKind.FENCING_SETTING, List.of(), null, name, value, local, null, false, 1, false,
                 false);
     }
 
@@ -34,26 +34,27 @@ final class Analyses {
 
     private static Analysis of(StatementKind kind, List<String> targets, TransactionControl control, String reason,
                                boolean returnsRows, int statementCount) {
-        return new Analysis(kind, targets, control, null, null, reason, returnsRows, statementCount, false,
+        return new Analysis(kind, targets, control, null, null, false, reason, returnsRows, statementCount, false,
                 false);
     }
 
     /** A JDBC call escape: a procedure call whose writes cannot be named. */
     static Analysis callEscape() {
-        return new Analysis(StatementKind.MUTATION, List.of(), null, null, null, null, true, 1, false, true);
+        return new Analysis(StatementKind.MUTATION, List.of(), null, null, null, false, null, true, 1, false, true);
     }
 
     /** The same analysis, marked as one after which the transaction's locks cannot be trusted. */
     static Analysis endingTransaction(Analysis a) {
         return new Analysis(a.kind(), a.targetTables(), a.transactionControl(), a.settingName(), a.settingValue(),
-                a.reason(), a.returnsRows(), a.statementCount(), true, a.isCallEscape(),
+                a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), true, a.isCallEscape(),
                 a.calledFunctions(), a.targetReferences(), a.changesDataOnly());
     }
 
     /** The same mutation, with {@code targets} as its targets. */
     static Analysis withTargets(Analysis a, List<String> targets) {
         return new Analysis(a.kind(), targets, a.transactionControl(), a.settingName(), a.settingValue(),
-                a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(), a.isCallEscape(),
+                a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(),
+                a.isCallEscape(),
                 a.calledFunctions(), a.targetReferences(), a.changesDataOnly());
     }
 
@@ -61,7 +62,8 @@ final class Analyses {
     static Analysis withCatalogFacts(Analysis a, List<String> calledFunctions, List<List<String>> targetReferences,
                                      boolean changesDataOnly) {
         return new Analysis(a.kind(), a.targetTables(), a.transactionControl(), a.settingName(), a.settingValue(),
-                a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(), a.isCallEscape(),
+                a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(),
+                a.isCallEscape(),
                 calledFunctions, targetReferences, changesDataOnly);
     }
 

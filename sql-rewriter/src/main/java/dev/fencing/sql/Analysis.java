@@ -12,6 +12,7 @@ public final class Analysis {
     private final TransactionControl transactionControl;
     private final String settingName;
     private final String settingValue;
+    private final boolean localSetting;
     private final String reason;
     private final boolean returnsRows;
     private final int statementCount;
@@ -22,14 +23,17 @@ public final class Analysis {
     private final boolean changesDataOnly;
 
     Analysis(StatementKind kind, List<String> targetTables, TransactionControl transactionControl,
-             String settingName, String settingValue, String reason, boolean returnsRows, int statementCount,
+             String settingName, String settingValue, boolean localSetting, String reason, boolean returnsRows,
+             int statementCount,
              boolean mayEndTransaction, boolean callEscape) {
-        this(kind, targetTables, transactionControl, settingName, settingValue, reason, returnsRows, statementCount,
+        this(kind, targetTables, transactionControl, settingName, settingValue, localSetting, reason, returnsRows,
+                statementCount,
                 mayEndTransaction, callEscape, List.of(), List.of(), false);
     }
 
     Analysis(StatementKind kind, List<String> targetTables, TransactionControl transactionControl,
-             String settingName, String settingValue, String reason, boolean returnsRows, int statementCount,
+             String settingName, String settingValue, boolean localSetting, String reason, boolean returnsRows,
+             int statementCount,
              boolean mayEndTransaction, boolean callEscape, List<String> calledFunctions,
              List<List<String>> targetReferences, boolean changesDataOnly) {
         this.kind = kind;
@@ -37,6 +41,7 @@ public final class Analysis {
         this.transactionControl = transactionControl;
         this.settingName = settingName;
         this.settingValue = settingValue;
+        this.localSetting = localSetting;
         this.reason = reason;
         this.returnsRows = returnsRows;
         this.statementCount = statementCount;
@@ -72,6 +77,11 @@ public final class Analysis {
     /** For {@link StatementKind#FENCING_SETTING}: the value as written, unquoted; the driver validates it. */
     public String settingValue() {
         return settingValue;
+    }
+
+    /** For {@link StatementKind#FENCING_SETTING}: whether it was {@code SET LOCAL}, lasting one transaction. */
+    public boolean isLocalSetting() {
+        return localSetting;
     }
 
     /** For {@link StatementKind#UNGUARDABLE}: why, in words for an error message. */

@@ -47,8 +47,10 @@ public final class GuardedSql {
 
     /**
      * The guard with the resource and token written as literals, for plain {@code Statement}s that have no
-     * parameters. The resource is written as a string literal (see {@link #appendStringLiteral}); the token is a
-     * number.
+     * parameters. The resource must be a valid {@link ResourceName} (see {@link #appendStringLiteral}); the token
+     * is a number.
+     *
+     * @throws IllegalArgumentException when {@code resource} is not a valid resource name
      */
     public String withLiterals(String resource, long token) {
         StringBuilder out = new StringBuilder(sql.length() + 2 * resource.length() + 48);
@@ -65,17 +67,20 @@ public final class GuardedSql {
         return out.append(sql, from, sql.length()).toString();
     }
 
-    /** Appends {@code value} as a standard SQL string literal: single quotes, embedded quotes doubled. */
+    /**
+     * Appends {@code value}, a valid {@link ResourceName}, between single quotes. Such a value holds no quote,
+     * backslash or non-ASCII character, so the literal reads the same whatever the session's quoting rules
+     * ({@code standard_conforming_strings}, backslash escapes) and client encoding; anything else is refused
+     * rather than escaped for one set of rules.
+     *
+     * @throws IllegalArgumentException when {@code value} is not a valid resource name
+     */
     public static void appendStringLiteral(StringBuilder out, String value) {
-        out.append('\'');
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c == '\'') {
-                out.append('\'');
-            }
-            out.append(c);
+        String problem = ResourceName.problem(value);
+        if (problem != null) {
+            throw new IllegalArgumentException("fencing: not written into SQL: " + problem);
         }
-        out.append('\'');
+        out.append('\'').append(value).append('\'');
     }
 
     @Override

@@ -168,11 +168,15 @@ final class KeywordClassifier {
         }
     }
 
-    /** {@code SET [SESSION|LOCAL] fencing.x = v}, {@code SET fencing.x TO v} or {@code RESET fencing.x}; else null. */
+    /**
+     * {@code SET [SESSION|LOCAL] fencing.x = v}, {@code SET fencing.x TO v} or {@code RESET fencing.x}; else null.
+     * The analysis says whether it was {@code LOCAL}: the driver must not mistake it for a session setting.
+     */
     private static Analysis fencingSetting(Part part, boolean reset) {
         List<Token> tokens = part.tokens();
         int i = 1;
-        if (!reset && (word(tokens, i).equals("SESSION") || word(tokens, i).equals("LOCAL"))) {
+        boolean local = !reset && word(tokens, i).equals("LOCAL");
+        if (!reset && (word(tokens, i).equals("SESSION") || local)) {
             i++;
         }
         if (!word(tokens, i).equals("FENCING") || i + 2 >= tokens.size() || !tokens.get(i + 1).isPunctuation('.')
@@ -182,14 +186,14 @@ final class KeywordClassifier {
         String name = FENCING_PREFIX + part.source(tokens.get(i + 2)).toLowerCase(Locale.ROOT);
         i += 3;
         if (reset) {
-            return i == tokens.size() ? Analyses.fencingSetting(name, null) : null;
+            return i == tokens.size() ? Analyses.fencingSetting(name, null, false) : null;
         }
         if (i < tokens.size() && (tokens.get(i).isPunctuation('=') || tokens.get(i).is("TO"))) {
             i++;
         } else {
             return null;
         }
-        return Analyses.fencingSetting(name, value(part, i));
+        return Analyses.fencingSetting(name, value(part, i), local);
     }
 
     /** The value from token {@code from} on: a quoted string unquoted, anything else as written. */

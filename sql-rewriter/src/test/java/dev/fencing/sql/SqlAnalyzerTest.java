@@ -176,6 +176,21 @@ class SqlAnalyzerTest {
         assertEquals(StatementKind.FENCING_SETTING, reset.kind());
         assertEquals("fencing.token", reset.settingName());
         assertNull(reset.settingValue());
+        assertFalse(token.isLocalSetting());
+        assertFalse(reset.isLocalSetting());
+        assertFalse(pg.analyze("SET SESSION fencing.token = 7").isLocalSetting());
+    }
+
+    @Test
+    void setLocalOfAFencingSettingSaysSo_C6() {
+        for (String sql : new String[] {"SET LOCAL fencing.token = 7", "set local FENCING.TOKEN to '7'",
+                "SET LOCAL fencing.resource = 'orders'"}) {
+            Analysis analysis = pg.analyze(sql);
+            assertEquals(StatementKind.FENCING_SETTING, analysis.kind(), sql);
+            assertTrue(analysis.isLocalSetting(), sql);
+            assertTrue(h2.analyze(sql).isLocalSetting(), sql);
+        }
+        assertEquals("7", pg.analyze("SET LOCAL fencing.token = 7").settingValue());
     }
 
     @Test

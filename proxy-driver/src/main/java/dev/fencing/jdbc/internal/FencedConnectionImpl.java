@@ -71,7 +71,7 @@ public final class FencedConnectionImpl implements FencedConnection {
         IssuerCheck issuerCheck = settings.issuerCheck() && leaseSql.supported()
                 ? new IssuerCheck(raw, leaseSql, tables.leasePresent()) : null;
         this.guard = new EpochGuard(raw, analyzer.epochSql(), issuerCheck);
-        this.tokens = new TokenResolver(settings);
+        this.tokens = new TokenResolver(settings, raw);
         this.refusals = RefusalPolicy.of(settings, analyzer.dialect());
         this.unwrapAllowed = settings.unwrapAllowed();
         this.epochTableName = settings.epochTable().simpleName();
@@ -181,22 +181,47 @@ public final class FencedConnectionImpl implements FencedConnection {
         refusals.refuse(refusal, sql);
     }
 
-    /** Applies {@code SET fencing.token = n} / {@code SET fencing.resource = 'r'} sent as SQL. */
+    /**
+     * Applies {@code SET fencing.token = n}, {@code SET fencing.resource = 'r'} or {@code RESET fencing.*} sent as
+     * SQL. {@code SET LOCAL} is taken only for {@code fencing.token} on PostgreSQL, where the server keeps it for
+     * exactly its transaction; elsewhere no server can say when it ends, so it is refused ({@code ZF006}).
+     */
     void applySetting(Analysis analysis) throws SQLException {
-        applySetting(analysis.settingName(), analysis.settingValue(), "SET " + analysis.settingName());
+        String name = analysis.settingName();
+        if (!analysis.isLocalSetting()) {
+            applySetting(name, analysis.settingValue(), "SET " + name, true);
+            return;
+        }
+        String source = "SET LOCAL " + name;
+        if (!name.equals(Settings.TOKEN) || analyzer.dialect() != Dialect.POSTGRESQL) {
+            throw Settings.configuration(source + " is not supported"
+                    + (name.equals(Settings.TOKEN) ? " on " + analyzer.dialect() : "; only SET LOCAL " + Settings.TOKEN
+                    + " is, on PostgreSQL") + ": use SET " + name + " for the connection, or Fencing.scope(resource,"
+                    + " token) for a block of code");
+        }
+        try {
+            tokens.setLocalToken(analysis.settingValue(), source);
+        } catch (FencingRefusedException refusal) {
+            refusals.refuse(refusal, source);
+        }
     }
 
-    private void applySetting(String name, String value, String source) throws SQLException {
+    /** A setting from SQL ({@code sql}: as on PostgreSQL, it ends a local token too) or from client info. */
+    private void applySetting(String name, String value, String source, boolean sql) throws SQLException {
         switch (name.toLowerCase(Locale.ROOT)) {
             case Settings.TOKEN:
                 try {
-                    tokens.setConnectionToken(value, source);
+                    if (sql) {
+                        tokens.setSessionToken(value, source);
+                    } else {
+                        tokens.setConnectionToken(value, source);
+                    }
                 } catch (FencingRefusedException refusal) {
                     refusals.refuse(refusal, source);
                 }
                 break;
             case Settings.RESOURCE:
-                tokens.setConnectionResource(value);
+                tokens.setConnectionResource(value, source);
                 break;
             default:
                 throw Settings.configuration("'" + name + "' cannot be set on a connection; only "
@@ -439,8 +464,8 @@ public final class FencedConnectionImpl implements FencedConnection {
     }
 
     @Override
-    public void setFencingResource(String resource) {
-        tokens.setConnectionResource(resource);
+    public void setFencingResource(String resource) throws SQLException {
+        tokens.setConnectionResource(resource, "setFencingResource");
     }
 
     @Override
@@ -463,7 +488,7 @@ public final class FencedConnectionImpl implements FencedConnection {
     public void setClientInfo(String name, String value) throws SQLClientInfoException {
         if (Settings.isFencing(name)) {
             try {
-                applySetting(name, value, "setClientInfo(" + name + ")");
+                applySetting(name, value, "setClientInfo(" + name + ")", false);
             } catch (SQLException e) {
                 throw new SQLClientInfoException(e.getMessage(), e.getSQLState(), Map.of(name,
                         ClientInfoStatus.REASON_VALUE_INVALID), e);
@@ -582,7 +607,7 @@ public final class FencedConnectionImpl implements FencedConnection {
     public void endRequest() throws SQLException {
         raw.endRequest();
         tokens.clearConnectionToken();
-        tokens.setConnectionResource(null);
+        tokens.clearConnectionResource();
     }
 
     @Override

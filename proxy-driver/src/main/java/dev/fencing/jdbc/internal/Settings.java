@@ -2,6 +2,7 @@ package dev.fencing.jdbc.internal;
 
 import dev.fencing.jdbc.FencingSqlState;
 import dev.fencing.sql.EpochTable;
+import dev.fencing.sql.ResourceName;
 
 import java.net.URLDecoder;
 import java.nio.file.InvalidPathException;
@@ -98,6 +99,7 @@ public final class Settings {
             }
         }
         Settings settings = new Settings(targetUrl, target, values);
+        settings.resource();
         settings.epochTable();
         settings.schemaMode();
         settings.unwrapAllowed();
@@ -169,9 +171,27 @@ public final class Settings {
         return values.get(name);
     }
 
-    public String resource() {
-        String resource = values.get(RESOURCE);
-        return resource == null || resource.isBlank() ? null : resource.trim();
+    /** The configured {@code fencing.resource}, or {@code null}; an invalid name is a configuration error. */
+    public String resource() throws SQLException {
+        return resourceName(values.get(RESOURCE), RESOURCE);
+    }
+
+    /**
+     * {@code value} with surrounding white space removed, when it is a valid resource name by the one rule of
+     * {@link ResourceName}; {@code null} when blank (no resource from this source). Any other value is refused
+     * as a configuration error ({@link FencingSqlState#CONFIGURATION}) naming {@code source}, so no resource
+     * name that breaks the rule ever reaches a statement.
+     */
+    public static String resourceName(String value, String source) throws SQLException {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        String name = value.trim();
+        String problem = ResourceName.problem(name);
+        if (problem != null) {
+            throw configuration(source + ": " + problem);
+        }
+        return name;
     }
 
     public String tokenEnvName() {

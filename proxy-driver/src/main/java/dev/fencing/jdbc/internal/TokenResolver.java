@@ -6,27 +6,51 @@ import dev.fencing.jdbc.TokenSource;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
 import java.util.OptionalLong;
 
 /**
  * Decides which resource and token are in force for one connection at the moment a statement runs. Precedence,
- * highest first: the thread's {@link Fencing} scope; the connection's own token and resource (typed setters,
+ * highest first: the thread's {@link Fencing} scope; on PostgreSQL, a {@code SET LOCAL fencing.token} of the
+ * transaction the server has open now; the connection's own token and resource (typed setters,
  * {@code setClientInfo}, {@code SET fencing.*}); then the static sources: {@code fencing.token},
- * {@code fencing.token.file}, {@code fencing.token.source}, and the environment variable.
+ * {@code fencing.token.file}, {@code fencing.token.source}, and the environment variable. Every resource name is
+ * checked against {@link dev.fencing.sql.ResourceName} where it enters.
  */
 final class TokenResolver {
+    /** The SQLState PostgreSQL gives {@code SET LOCAL} outside a transaction block (a warning there). */
+    static final String NO_ACTIVE_TRANSACTION = "25P01";
+
     private final Settings settings;
+    private final Connection raw;
     private final TokenFile tokenFile;
     private final TokenSource tokenSource;
+    /** The configured resource, else the environment's, else {@link Settings#DEFAULT_RESOURCE}; checked at connect. */
+    private final String staticResource;
     private String connectionResource;
     private long connectionToken;
+    /**
+     * Whether this connection has sent {@code SET LOCAL fencing.token}: from then on every resolution asks the
+     * server for the value in its current transaction, since only the server knows when that transaction ended.
+     */
+    private boolean localTokens;
 
-    TokenResolver(Settings settings) throws SQLException {
+    TokenResolver(Settings settings, Connection raw) throws SQLException {
         this.settings = settings;
+        this.raw = raw;
         String file = settings.get(Settings.TOKEN_FILE);
         this.tokenFile = file == null || file.isBlank() ? null : new TokenFile(Path.of(file.trim()));
         this.tokenSource = instantiate(settings.get(Settings.TOKEN_SOURCE));
+        String resource = settings.resource();
+        if (resource == null) {
+            resource = Settings.resourceName(System.getenv(settings.resourceEnvName()),
+                    "environment variable " + settings.resourceEnvName());
+        }
+        this.staticResource = resource == null ? Settings.DEFAULT_RESOURCE : resource;
     }
 
     private static TokenSource instantiate(String className) throws SQLException {
@@ -52,19 +76,11 @@ final class TokenResolver {
         if (scope != null) {
             return scope.resource();
         }
-        if (connectionResource != null) {
-            return connectionResource;
-        }
-        String configured = settings.resource();
-        if (configured != null) {
-            return configured;
-        }
-        String fromEnv = System.getenv(settings.resourceEnvName());
-        return fromEnv == null || fromEnv.isBlank() ? Settings.DEFAULT_RESOURCE : fromEnv.trim();
+        return connectionResource != null ? connectionResource : staticResource;
     }
 
     /** The valid token in force for {@code resource}; a missing or invalid one is refused (SPEC C1). */
-    long token(String resource) throws FencingRefusedException {
+    long token(String resource) throws SQLException {
         long token = find(resource);
         if (token == 0) {
             throw Refusals.missingToken(resource);
@@ -73,10 +89,16 @@ final class TokenResolver {
     }
 
     /** The valid token in force, 0 when none is; invalid values are refused. */
-    long find(String resource) throws FencingRefusedException {
+    long find(String resource) throws SQLException {
         Fencing.Scope scope = Fencing.current();
         if (scope != null) {
             return scope.token();
+        }
+        if (localTokens) {
+            long local = localToken(resource);
+            if (local > 0) {
+                return local;
+            }
         }
         if (connectionToken > 0) {
             return connectionToken;
@@ -96,6 +118,21 @@ final class TokenResolver {
             return valid(resource, "environment variable " + settings.tokenEnvName(), fromEnv);
         }
         return 0;
+    }
+
+    /**
+     * The {@code SET LOCAL} token of the server's current transaction, 0 when none: PostgreSQL keeps the value
+     * for exactly that transaction (and undoes it with a rollback to an earlier savepoint), so the server, not
+     * the driver's idea of where transactions end, says whether it still applies.
+     */
+    private long localToken(String resource) throws SQLException {
+        String value;
+        try (Statement s = raw.createStatement();
+             ResultSet rs = s.executeQuery("SELECT current_setting('" + Settings.TOKEN + "', true)")) {
+            rs.next();
+            value = rs.getString(1);
+        }
+        return value == null || value.isEmpty() ? 0 : valid(resource, "SET LOCAL " + Settings.TOKEN, value);
     }
 
     private long fromFile(String resource) throws FencingRefusedException {
@@ -137,17 +174,53 @@ final class TokenResolver {
         return token;
     }
 
-    /** Sets the connection's token from text (client info, SQL): invalid text is refused and changes nothing. */
+    /** Sets the connection's token from text (client info): invalid text is refused and changes nothing. */
     void setConnectionToken(String text, String source) throws FencingRefusedException {
-        if (text == null) {
-            connectionToken = 0;
-            return;
+        connectionToken = text == null ? 0 : checked(text, source);
+    }
+
+    /**
+     * {@code SET fencing.token} or {@code RESET fencing.token} sent as SQL: sets or clears the connection's token
+     * and, as on PostgreSQL, ends a {@code SET LOCAL} token of the current transaction (a {@code RESET} sent to
+     * the server, which a rollback undoes like the server's own settings). Invalid text changes nothing.
+     */
+    void setSessionToken(String text, String source) throws SQLException {
+        long token = text == null ? 0 : checked(text, source);
+        if (localTokens) {
+            try (Statement s = raw.createStatement()) {
+                s.execute("RESET " + Settings.TOKEN);
+            }
         }
+        connectionToken = token;
+    }
+
+    /**
+     * {@code SET LOCAL fencing.token} on PostgreSQL: sent to the server (the driver writes the parsed number, never
+     * the caller's text), which keeps it for the current transaction only. Outside a transaction block the
+     * server ignores it with a warning; that is refused here with the server's SQLState, so nobody believes a
+     * token is in force that is not.
+     */
+    void setLocalToken(String text, String source) throws SQLException {
+        long token = checked(text, source);
+        try (Statement s = raw.createStatement()) {
+            s.execute("SET LOCAL " + Settings.TOKEN + " = '" + token + "'");
+            for (SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) {
+                if (NO_ACTIVE_TRANSACTION.equals(w.getSQLState())) {
+                    throw new SQLException("fencing: " + source + " outside a transaction block would apply to"
+                            + " nothing and was refused: begin a transaction first (setAutoCommit(false) or BEGIN),"
+                            + " or use SET " + Settings.TOKEN + " for the connection", NO_ACTIVE_TRANSACTION);
+                }
+            }
+        }
+        localTokens = true;
+    }
+
+    private long checked(String text, String source) throws FencingRefusedException {
         long token = TokenText.parse(text);
         if (token < 0) {
             throw Refusals.invalidToken(resource(), source, text);
         }
-        connectionToken = token;
+        return token;
     }
 
     void setConnectionToken(long token) throws FencingRefusedException {
@@ -161,16 +234,16 @@ final class TokenResolver {
         connectionToken = 0;
     }
 
-    long connectionToken() {
-        return connectionToken;
+    /**
+     * Sets the connection's resource from {@code source}; {@code null} or blank returns to the configured one. A
+     * name that breaks the resource-name rule is refused ({@code ZF006}) and changes nothing.
+     */
+    void setConnectionResource(String resource, String source) throws SQLException {
+        connectionResource = Settings.resourceName(resource, source);
     }
 
-    /** Sets the connection's resource; {@code null} or blank returns to the configured one. */
-    void setConnectionResource(String resource) {
-        connectionResource = resource == null || resource.isBlank() ? null : resource.trim();
-    }
-
-    String connectionResource() {
-        return connectionResource;
+    /** Returns to the configured resource. */
+    void clearConnectionResource() {
+        connectionResource = null;
     }
 }

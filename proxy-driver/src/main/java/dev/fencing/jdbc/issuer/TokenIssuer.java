@@ -8,6 +8,7 @@ import dev.fencing.sql.Dialect;
 import dev.fencing.sql.EpochSql;
 import dev.fencing.sql.EpochTable;
 import dev.fencing.sql.LeaseSql;
+import dev.fencing.sql.ResourceName;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -133,7 +134,7 @@ public final class TokenIssuer implements AutoCloseable {
      * live, waits up to {@code options.maxWait()} for it to end, then throws {@link LeaseUnavailableException}.
      */
     public Lease acquire(String resource, String holder, Duration ttl, AcquireOptions options) throws SQLException {
-        checkName("resource", resource);
+        ResourceName.require(resource);
         checkName("holder", holder);
         long ttlMillis = ttlMillis(ttl);
         long deadline = System.nanoTime() + options.maxWait().toNanos();
@@ -209,6 +210,7 @@ public final class TokenIssuer implements AutoCloseable {
      * An expired lease that nobody acquired since is still the holder's and is renewed.
      */
     public Lease renew(Lease lease, Duration ttl) throws SQLException {
+        ResourceName.require(lease.resource());
         long ttlMillis = ttlMillis(ttl);
         return inTransaction(c -> {
             long mark = readMark(c, lease.resource());
@@ -234,6 +236,7 @@ public final class TokenIssuer implements AutoCloseable {
 
     /** Frees the lease, keeping the issued mark; false when the holder no longer had it. */
     public boolean release(Lease lease) throws SQLException {
+        ResourceName.require(lease.resource());
         return inTransaction(c -> {
             try (PreparedStatement release = c.prepareStatement(leaseSql.release())) {
                 release.setString(1, lease.resource());
@@ -458,6 +461,7 @@ public final class TokenIssuer implements AutoCloseable {
                 FencingSqlState.CONFIGURATION);
     }
 
+    /** A holder name: 1 to 200 characters, bound as a parameter (resource names follow {@link ResourceName}). */
     private static void checkName(String what, String value) {
         if (value == null || value.isBlank() || value.length() > MAX_NAME) {
             throw new IllegalArgumentException(what + " must be 1 to " + MAX_NAME + " characters, was "

@@ -3,6 +3,7 @@ package dev.fencing.jdbc.junit;
 import dev.fencing.jdbc.Fencing;
 import dev.fencing.jdbc.FencingAudit;
 import dev.fencing.jdbc.FencingDataSource;
+import dev.fencing.sql.ResourceName;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -82,9 +83,9 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
 
     /** Runs every test, and the class's setup and tear-down, as the owner of {@code resource} with {@code token}. */
     public FencingExtension scope(String resource, long token) {
-        if (resource == null || resource.isBlank() || token <= 0) {
-            throw new IllegalArgumentException("a fencing scope needs a resource and a positive token, was "
-                    + resource + " and " + token);
+        if (ResourceName.problem(resource) != null || token <= 0) {
+            throw new IllegalArgumentException("a fencing scope needs a valid resource name and a positive token, was "
+                    + resource + " and " + token + (token <= 0 ? "" : ": " + ResourceName.problem(resource)));
         }
         this.resource = resource;
         this.token = token;

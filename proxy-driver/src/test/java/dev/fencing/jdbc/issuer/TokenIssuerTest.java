@@ -3,12 +3,18 @@ package dev.fencing.jdbc.issuer;
 import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.jdbc.FencingSqlState;
 import dev.fencing.jdbc.TestDatabase;
+import dev.fencing.jdbc.cli.FencingCli;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -276,6 +282,57 @@ abstract class TokenIssuerTest {
         assertThrows(IllegalArgumentException.class, () -> issuer.acquire(resource, "a", Duration.ZERO));
         SQLException notJdbc = assertThrows(SQLException.class, () -> TokenIssuer.forUrl("postgres://x", null));
         assertEquals(FencingSqlState.CONFIGURATION, notJdbc.getSQLState());
+    }
+
+    @Test
+    void craftedResourceNamesAreRefusedByTheIssuerAndTheCommand_C8() throws Exception {
+        Lease held = issuer.acquire(resource, "a", TTL);
+        String before = tables();
+        Path marker = Files.createTempDirectory("fencing-crafted").resolve("ran");
+        for (String crafted : List.of("x\\' OR true --", "v' OR 'a'='a", "a\\", "caf\u00e9", "two words",
+                "x".repeat(201))) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> issuer.acquire(crafted, "a", TTL), crafted);
+            assertTrue(e.getMessage().contains("resource name"), e.getMessage());
+            assertThrows(IllegalArgumentException.class,
+                    () -> issuer.renew(new Lease(crafted, "a", held.token(), null), TTL), crafted);
+            assertThrows(IllegalArgumentException.class,
+                    () -> issuer.release(new Lease(crafted, "a", held.token(), null)), crafted);
+            for (String command : List.of("acquire", "exec")) {
+                List<String> args = new ArrayList<>(List.of(command));
+                args.addAll(db.cliDb());
+                args.addAll(List.of("--resource", crafted, "--holder", "a", "--ttl", "30s"));
+                if (command.equals("exec")) {
+                    args.addAll(List.of("--", "sh", "-c", "touch '" + marker + "'"));
+                }
+                StringWriter err = new StringWriter();
+                int code = FencingCli.run(new PrintWriter(new StringWriter()),
+                        new PrintWriter(err, true), args.toArray(new String[0]));
+                assertEquals(64, code, command + " " + crafted + ": " + err);
+                assertTrue(err.toString().contains("resource name"), err.toString());
+            }
+        }
+        assertFalse(Files.exists(marker), "exec never ran its command");
+        assertEquals(before, tables(), "the lease and epoch tables are unchanged");
+    }
+
+    /** The lease and epoch tables as the database holds them. */
+    private String tables() throws SQLException {
+        StringBuilder out = new StringBuilder();
+        try (Connection c = DriverManager.getConnection(db.raw); Statement s = c.createStatement()) {
+            for (String sql : List.of("SELECT resource, holder, issued FROM " + db.lease + " ORDER BY resource",
+                    "SELECT resource, epoch FROM " + db.epoch + " ORDER BY resource")) {
+                try (ResultSet rs = s.executeQuery(sql)) {
+                    while (rs.next()) {
+                        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                            out.append(rs.getString(i)).append(' ');
+                        }
+                        out.append('\n');
+                    }
+                }
+            }
+        }
+        return out.toString();
     }
 
     private LeaseStatus statusOf(String name) throws SQLException {

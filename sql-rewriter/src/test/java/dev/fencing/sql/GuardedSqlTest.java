@@ -1,0 +1,41 @@
+package dev.fencing.sql;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** The guard statement sent ahead of a caller's untouched text, and how its values are written. */
+class GuardedSqlTest {
+    private final EpochSql pg = new EpochSql(Dialect.POSTGRESQL, EpochTable.of("fencing_epoch"));
+
+    @Test
+    void thePrefixGuardLocksAtTheTokenAndNamesWhyItFails_C9() {
+        GuardedSql guard = pg.prefixGuard();
+        assertEquals(List.of(GuardedSql.Marker.TOKEN, GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN),
+                guard.markers());
+        assertEquals("SELECT CAST(COALESCE((SELECT CASE WHEN epoch = 42 THEN '1' ELSE 'fencing_guard_failed stale ' ||"
+                + " epoch END FROM \"fencing_epoch\" WHERE resource = 'billing-shard-3' AND epoch >= 42 FOR SHARE),"
+                + " 'fencing_guard_failed behind') AS integer)", guard.withLiterals("billing-shard-3", 42));
+        assertNull(new EpochSql(Dialect.H2, EpochTable.of("fencing_epoch")).prefixGuard(),
+                "H2 runs no two statements in one round trip: it locks first");
+    }
+
+    @Test
+    void withLiteralsWritesAValidResourceAndRefusesAnyOther_C8() {
+        GuardedSql guard = pg.prefixGuard();
+        // Quoting for one session's rules is not enough: with standard_conforming_strings=off (or on MariaDB)
+        // a backslash escapes the quote that doubling added, so nothing but the safe characters is written.
+        for (String crafted : new String[] {"o'brien", "x\\' OR true --", "a\\b", "caf\u00e9", "a b", "", "\u02bc"}) {
+            assertThrows(IllegalArgumentException.class, () -> guard.withLiterals(crafted, 42), crafted);
+        }
+    }
+
+    @Test
+    void aGuardWhoseMarkersDoNotMatchItsTextIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new GuardedSql("SELECT ?", List.of()));
+    }
+}
