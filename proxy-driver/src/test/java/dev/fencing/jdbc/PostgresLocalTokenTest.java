@@ -18,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code SET LOCAL fencing.token} on PostgreSQL lasts exactly the server's transaction (SPEC C9): however that
  * transaction ends, seen by the driver or not, the token no longer applies afterwards.
  */
+@RequiresPostgres
 class PostgresLocalTokenTest extends LocalTokenTest {
     @Override
     TestDatabase database() {
