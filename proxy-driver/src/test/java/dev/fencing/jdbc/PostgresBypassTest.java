@@ -126,6 +126,15 @@ class PostgresBypassTest extends BypassTest {
     List<Path> databasePaths() {
         String update = update();
         return List.of(
+                protectedPath("a view over the epoch table", c -> c.createStatement().execute(
+                        "CREATE VIEW " + table + "_ev AS SELECT * FROM fencing_epoch")),
+                protectedPath("an inheritance child of the epoch table", c -> c.createStatement().execute(
+                        "CREATE TABLE " + table + "_child () INHERITS (fencing_epoch)")),
+                protectedPath("replacing the function that protects the marks", c -> c.createStatement().execute(
+                        "CREATE OR REPLACE FUNCTION fencing_protect_mark() RETURNS trigger LANGUAGE plpgsql AS"
+                                + " $$BEGIN RETURN COALESCE(NEW, OLD); END$$")),
+                protectedPath("dropping the function that protects the marks", c -> c.createStatement().execute(
+                        "DROP FUNCTION fencing_protect_mark() CASCADE")),
                 guarded("UPDATE ... RETURNING through executeQuery", c -> c.createStatement().executeQuery(
                         update + " RETURNING id")),
                 guarded("EXPLAIN with a quoted ANALYZE option", c -> c.createStatement().execute(

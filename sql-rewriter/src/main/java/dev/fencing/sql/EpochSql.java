@@ -22,6 +22,13 @@ public final class EpochSql {
     /** The H2 trigger class that protects the marks; H2 runs it in-process (an H2 server needs the jar). */
     public static final String H2_TRIGGER_CLASS = "dev.fencing.jdbc.H2EpochTrigger";
 
+    /**
+     * Lower-case parts of the names of every object that protects the marks (PostgreSQL's function and triggers,
+     * H2's trigger class and foreign key): DDL naming one is a write to the epoch table.
+     */
+    public static final List<String> PROTECTION_NAMES = List.of("fencing_protect_", "fencing_no_truncate",
+            "h2epochtrigger");
+
     /** The PostgreSQL trigger function (created in the epoch table's schema) and the names of its two triggers. */
     private static final String PG_FUNCTION = "fencing_protect_mark";
     private static final String PG_ROW_TRIGGER = "fencing_protect_mark";

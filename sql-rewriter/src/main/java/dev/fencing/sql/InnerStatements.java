@@ -11,7 +11,7 @@ import static dev.fencing.sql.KeywordClassifier.word;
 
 /**
  * Finds statements that carry another statement, which the parser cannot see into or reads as something else:
- * {@code EXPLAIN s} (with {@code ANALYZE} runs s), {@code PREPARE name AS s}, {@code DECLARE c CURSOR FOR s}, {@code COPY (s)
+ * {@code EXPLAIN s} (with {@code ANALYZE} runs s), MariaDB's {@code SET STATEMENT ... FOR s}, {@code PREPARE name AS s}, {@code DECLARE c CURSOR FOR s}, {@code COPY (s)
  * TO ...}, and H2's data change
  * delta tables ({@code SELECT ... FROM FINAL TABLE (UPDATE ...)}), which make a query write.
  */
@@ -23,6 +23,8 @@ final class InnerStatements {
          * driver does not recognise ({@code ("analyze")}, {@code U&"analyze"}) may make the server run s.
          */
         EXPLAIN,
+        /** MariaDB's {@code SET STATEMENT var = value [, ...] FOR s}: runs s with the variables set. */
+        SET_STATEMENT,
         /** {@code PREPARE name AS s}: treated like s, since a later {@code EXECUTE name} runs it. */
         PREPARE,
         /** {@code DECLARE name CURSOR FOR s}: treated like s, since {@code FETCH} runs it. */
@@ -62,6 +64,12 @@ final class InnerStatements {
             case "EXPLAIN":
                 String explained = explained(part);
                 return explained == null ? null : new Inner(Carrier.EXPLAIN, List.of(explained));
+            case "SET":
+                if (!word(tokens, 1).equals("STATEMENT")) {
+                    return null;
+                }
+                String carried = afterTopLevelFor(part);
+                return carried == null ? null : new Inner(Carrier.SET_STATEMENT, List.of(carried));
             case "PREPARE":
                 String prepared = prepared(part);
                 return prepared == null ? null : new Inner(Carrier.PREPARE, List.of(prepared));
@@ -73,6 +81,19 @@ final class InnerStatements {
             default:
                 return null;
         }
+    }
+
+    /**
+     * For {@code SET STATEMENT ... FOR <statement>}: the text after the first {@code FOR} outside parentheses;
+     * {@code null} when there is none (a syntax error on MariaDB: it runs nothing).
+     */
+    private static String afterTopLevelFor(Part part) {
+        for (Token token : part.tokens()) {
+            if (token.depth() == 0 && token.is("FOR")) {
+                return part.text().substring(token.end());
+            }
+        }
+        return null;
     }
 
     /**

@@ -24,6 +24,8 @@ public final class SqlAnalyzer {
     private final Dialect dialect;
     private final EpochSql epochSql;
     private final List<String> protectedTables;
+    /** The protected tables and the names of the objects that protect the marks, lower-case. */
+    private final List<String> protectedNames;
     private final int cacheCapacity;
     private final Map<String, Analysis> cache;
 
@@ -53,6 +55,8 @@ public final class SqlAnalyzer {
             names.add(table.simpleName());
         }
         this.protectedTables = List.copyOf(names);
+        names.addAll(EpochSql.PROTECTION_NAMES);
+        this.protectedNames = List.copyOf(names);
         this.cacheCapacity = cacheCapacity;
         this.cache = new ConcurrentHashMap<>(Math.min(cacheCapacity, 1024));
     }
@@ -120,21 +124,34 @@ public final class SqlAnalyzer {
     }
 
     /**
-     * One statement of the text. A mutation whose targets cannot be named (a call, a block, dynamic SQL) but whose
-     * text names the epoch table (or another protected table) counts as a write to it.
+     * One statement of the text. A mutation that is not a plain data change (DDL, a call, a block, dynamic SQL)
+     * and whose text names the epoch table, another protected table or the objects that protect the marks counts
+     * as a write to it: a view, an inheritance child, a function or a trigger may otherwise reach those tables
+     * under another name (C5, C9).
      */
     private Analysis analyzePart(SqlLexer.Part part) {
         Analysis analysis = classifyPart(part);
-        if (analysis.kind() == StatementKind.MUTATION && analysis.targetTables().isEmpty()) {
+        if (analysis.kind() == StatementKind.MUTATION
+                && (analysis.targetTables().isEmpty() || !CatalogFacts.changesDataOnly(part))) {
             String text = part.text().toLowerCase(Locale.ROOT);
-            for (String table : protectedTables) {
-                if (text.contains(table)) {
-                    analysis = Analyses.withTargets(analysis, List.of(table));
+            for (String name : protectedNames) {
+                String table = protectedTables.contains(name) ? name : protectedTables.get(0);
+                if (text.contains(name) && !analysis.targetTables().contains(table)) {
+                    List<String> targets = new ArrayList<>(analysis.targetTables());
+                    targets.add(table);
+                    analysis = Analyses.withTargets(analysis, targets);
                     break;
                 }
             }
         }
         String first = KeywordClassifier.word(part.tokens(), 0);
+        if (dialect == Dialect.MARIADB && analysis.kind() == StatementKind.MUTATION
+                && (first.equals("CALL") || first.equals("EXECUTE") || first.equals("EXEC") || analysis.isCallEscape())) {
+            // A MariaDB procedure may COMMIT inside (no server setting forbids it), ending the transaction that
+            // holds the guard's lock before the rest of the procedure writes.
+            return Analyses.unguardable("a MariaDB procedure may COMMIT inside, ending the transaction that holds the"
+                    + " guard's lock before the rest of it writes: " + Analyses.excerpt(part.text()), 1);
+        }
         if (dialect == Dialect.POSTGRESQL && (first.equals("CALL") || first.equals("DO"))
                 && analysis.kind() == StatementKind.MUTATION && !analysis.mayEndTransaction()) {
             // A procedure or DO block may COMMIT inside unless it runs in a transaction block.
@@ -164,7 +181,7 @@ public final class SqlAnalyzer {
         }
         Statement statement;
         try {
-            statement = SqlParsing.statement(part.text(), dialect, part.maxDepth());
+            statement = SqlParsing.statement(part.tokensOnly(), dialect, part.maxDepth());
         } catch (ParseException | RuntimeException | StackOverflowError e) {
             return Analyses.unguardable("JSqlParser cannot parse: " + Analyses.excerpt(part.text()), 1);
         }
@@ -203,6 +220,7 @@ public final class SqlAnalyzer {
         List<String> targetList = new ArrayList<>(targets);
         switch (inner.carrier()) {
             case EXPLAIN:
+            case SET_STATEMENT:
                 return mutation ? Analyses.mutation(targetList, true, 1) : Analyses.readOnly(1, true);
             case PREPARE:
             case DECLARE_CURSOR:

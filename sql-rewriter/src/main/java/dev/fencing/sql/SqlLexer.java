@@ -25,6 +25,20 @@ final class SqlLexer {
 
     /** One statement of a text: its own text, its tokens, how many {@code ?} markers and how deep its parentheses go. */
     record Part(String text, List<Token> tokens, int markers, int maxDepth) {
+        /**
+         * The text with everything between tokens (white space and comments) turned into spaces, offsets kept: what
+         * the parser may read, so that its own comment rules (JSqlParser ends {@code #} comments at {@code \r},
+         * MariaDB does not) never decide what a statement is.
+         */
+        String tokensOnly() {
+            char[] out = new char[text.length()];
+            java.util.Arrays.fill(out, ' ');
+            for (Token token : tokens) {
+                text.getChars(token.start(), token.end(), out, token.start());
+            }
+            return new String(out);
+        }
+
         String source(Token token) {
             return text.substring(token.start(), token.end());
         }
@@ -198,8 +212,16 @@ final class SqlLexer {
         return at < sql.length() ? sql.charAt(at) : '\0';
     }
 
+    /**
+     * Whether MariaDB starts a {@code --} comment here: at the end of the text, or when the next character is an
+     * ASCII space or control character ({@code my_isspace} or {@code my_iscntrl} of the server's lexer).
+     */
     private boolean isSpaceOrEnd(int at) {
-        return at >= sql.length() || Character.isWhitespace(sql.charAt(at));
+        if (at >= sql.length()) {
+            return true;
+        }
+        char c = sql.charAt(at);
+        return c <= ' ' || c == 0x7F;
     }
 
     /**
@@ -452,8 +474,9 @@ final class SqlLexer {
         return newline && i < sql.length() && sql.charAt(i) == '\'' ? i : -1;
     }
 
+    /** A line comment ends at a newline; PostgreSQL and H2 also end it at a carriage return, MariaDB does not. */
     private void skipLineComment() {
-        while (pos < sql.length() && sql.charAt(pos) != '\n' && sql.charAt(pos) != '\r') {
+        while (pos < sql.length() && sql.charAt(pos) != '\n' && (sql.charAt(pos) != '\r' || dialect == Dialect.MARIADB)) {
             pos++;
         }
     }

@@ -409,4 +409,44 @@ class SqlAnalyzerTest {
         assertEquals(List.of("fencing_epoch"), analyzer.analyze("CALL reset('FENCING_EPOCH')").targetTables());
         assertEquals(List.of(), analyzer.analyze("CALL audit()").targetTables());
     }
+
+    @Test
+    void mariadbSetStatementIsWhatItRuns_C5() {
+        SqlAnalyzer mariadb = new SqlAnalyzer(Dialect.MARIADB, EpochTable.of("fencing_epoch"), 10);
+        Analysis delete = mariadb.analyze("SET STATEMENT max_statement_time=100 FOR DELETE FROM acct WHERE id=2");
+        assertEquals(StatementKind.MUTATION, delete.kind());
+        assertEquals(List.of("acct"), delete.targetTables());
+        assertEquals(List.of("fencing_epoch"), mariadb.analyze("SET STATEMENT max_statement_time=0, x=(1) FOR"
+                + " TRUNCATE TABLE fencing_epoch").targetTables());
+        assertEquals(StatementKind.READ_ONLY, mariadb.analyze("SET STATEMENT max_statement_time=1 FOR SELECT 1")
+                .kind());
+    }
+
+    @Test
+    void mariadbLineCommentsEndAtANewlineOnlyAndStartAtAnyControlCharacter_C9() {
+        SqlAnalyzer mariadb = new SqlAnalyzer(Dialect.MARIADB, EpochTable.of("fencing_epoch"), 10);
+        assertEquals(StatementKind.MUTATION, mariadb.analyze("#\rSELECT '\nDELETE FROM acct #\r'").kind());
+        assertEquals(StatementKind.MUTATION, mariadb.analyze("-- \rSELECT '\nDELETE FROM acct -- \r'").kind());
+        assertEquals(StatementKind.MUTATION, mariadb.analyze("SELECT 1 --\u0001'\n; UPDATE acct SET v=99 --\u0001'")
+                .kind());
+    }
+
+    @Test
+    void ddlReachingTheFencesTablesOrTheirProtectionUnderAnotherNameWritesThem_C5() {
+        SqlAnalyzer pg = new SqlAnalyzer(Dialect.POSTGRESQL, EpochTable.of("fencing_epoch"),
+                List.of(EpochTable.of("fencing_lease")), 10);
+        for (String sql : List.of("CREATE VIEW ev AS SELECT * FROM fencing_epoch",
+                "CREATE TABLE fchild () INHERITS (fencing_epoch)",
+                "CREATE OR REPLACE FUNCTION fencing_protect_mark() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN"
+                        + " RETURN NEW; END$$",
+                "DROP FUNCTION fencing_protect_mark() CASCADE", "ALTER FUNCTION fencing_protect_mark() RENAME TO z",
+                "DROP TRIGGER fencing_protect_truncate ON t", "CREATE VIEW lv AS SELECT * FROM fencing_lease")) {
+            Analysis analysis = pg.analyze(sql);
+            assertEquals(StatementKind.MUTATION, analysis.kind(), sql);
+            assertTrue(analysis.targetTables().contains("fencing_epoch")
+                    || analysis.targetTables().contains("fencing_lease"), sql + " " + analysis.targetTables());
+        }
+        assertEquals(List.of("t"), pg.analyze("INSERT INTO t SELECT resource, epoch FROM fencing_epoch")
+                .targetTables(), "a plain data change that only reads the epoch table writes its own target");
+    }
 }

@@ -57,7 +57,7 @@ final class EpochGuard {
         this.raw = raw;
         this.sql = sql;
         this.issuerCheck = issuerCheck;
-        this.probe = TransactionProbe.of(raw);
+        this.probe = TransactionProbe.of(raw, sql.dialect());
     }
 
     EpochSql sql() {

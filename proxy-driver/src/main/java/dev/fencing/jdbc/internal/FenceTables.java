@@ -23,8 +23,8 @@ public final class FenceTables {
 
     /**
      * The table the database finds for {@code configured} now, qualified exactly as its catalog stores it;
-     * {@code null} when there is none. On MariaDB (no search path) the current database qualifies it whether it
-     * exists or not; where the dialect is unknown the configured name is returned as it is.
+     * {@code null} when there is none. On MariaDB (no search path) the configured database or the current one
+     * qualifies it; where the dialect is unknown the configured name is returned as it is.
      */
     public static EpochTable resolve(Connection raw, Dialect dialect, EpochTable configured) throws SQLException {
         switch (dialect) {
@@ -52,7 +52,15 @@ public final class FenceTables {
                     throw e;
                 }
             case MARIADB:
-                return pin(raw, dialect, configured);
+                EpochTable pinned = pin(raw, dialect, configured);
+                try (PreparedStatement find = raw.prepareStatement("SELECT TABLE_SCHEMA, TABLE_NAME FROM"
+                        + " information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
+                    find.setString(1, pinned.storedSchema(dialect));
+                    find.setString(2, pinned.storedTable(dialect));
+                    try (ResultSet rs = find.executeQuery()) {
+                        return rs.next() ? EpochTable.resolved(rs.getString(1), rs.getString(2)) : null;
+                    }
+                }
             default:
                 return configured;
         }

@@ -1,0 +1,135 @@
+package dev.fencing.jdbc;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * SPEC C5 and C9 on a MariaDB server through MariaDB Connector/J, with the database as the judge: what a security
+ * review found there. {@code SET STATEMENT ... FOR} runs its statement; line comments end where MariaDB ends them;
+ * a procedure, which may COMMIT inside, is refused; a transaction begun by SQL is the server's. The server is the
+ * one named by {@code fencing.test.mariadb.url}; without one the class is skipped with a notice.
+ */
+class MariaDbServerTruthTest {
+    private static final long MARK = 5;
+    private static String raw;
+
+    private String table;
+    private String resource;
+    private Connection judge;
+
+    @BeforeAll
+    static void requireServer() {
+        raw = System.getProperty("fencing.test.mariadb.url", "jdbc:mariadb://127.0.0.1:3306/test?user=root");
+        try (Connection c = DriverManager.getConnection(raw)) {
+            c.isValid(5);
+        } catch (SQLException e) {
+            System.err.println("NOTICE: MariaDB tests skipped: no server at " + raw + " (" + e.getMessage() + ")");
+            Assumptions.abort("MariaDB unreachable at " + raw);
+        }
+    }
+
+    @BeforeEach
+    void createData() throws SQLException {
+        table = TestDatabase.unique("mst");
+        resource = TestDatabase.unique("res");
+        TestDatabase.exec(raw, "CREATE TABLE " + table + " (id INT PRIMARY KEY, v INT NOT NULL)",
+                "INSERT INTO " + table + " VALUES (1, 100), (2, 200)",
+                "CREATE PROCEDURE " + table + "_p() BEGIN UPDATE " + table + " SET v = v + 1; END");
+        judge = DriverManager.getConnection(raw);
+        try (Connection c = owner(MARK); Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE " + table + " SET v = v WHERE id = 1");
+        }
+    }
+
+    @AfterEach
+    void dropData() throws SQLException {
+        judge.close();
+        TestDatabase.exec(raw, "DROP PROCEDURE IF EXISTS " + table + "_p", "DROP TABLE IF EXISTS " + table);
+    }
+
+    private Connection owner(long token) throws SQLException {
+        return DriverManager.getConnection("jdbc:fencing:" + raw.substring("jdbc:".length())
+                + "&fencing.schema=create&fencing.resource=" + resource + "&fencing.token=" + token);
+    }
+
+    private String snapshot() throws SQLException {
+        StringBuilder out = new StringBuilder();
+        try (Statement s = judge.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SELECT id, v FROM " + table + " ORDER BY id")) {
+                while (rs.next()) {
+                    out.append(rs.getInt(1)).append(':').append(rs.getInt(2)).append(' ');
+                }
+            }
+            try (ResultSet rs = s.executeQuery("SELECT epoch FROM fencing_epoch WHERE resource = '" + resource + "'")) {
+                out.append("mark ").append(rs.next() ? rs.getLong(1) : 0);
+            }
+        }
+        return out.toString();
+    }
+
+    private void refusedAndNothingChanged(long token, String sql, String state) throws SQLException {
+        String before = snapshot();
+        try (Connection c = owner(token); Statement s = c.createStatement()) {
+            assertEquals(state, assertThrows(SQLException.class, () -> s.execute(sql), sql).getSQLState(), sql);
+        }
+        assertEquals(before, snapshot(), sql);
+    }
+
+    @Test
+    void setStatementForAWriteIsThatWrite_C5() throws SQLException {
+        refusedAndNothingChanged(MARK - 2, "SET STATEMENT max_statement_time=100 FOR DELETE FROM " + table
+                + " WHERE id = 2", FencingSqlState.STALE_TOKEN);
+        refusedAndNothingChanged(MARK, "SET STATEMENT max_statement_time=0 FOR TRUNCATE TABLE fencing_epoch",
+                FencingSqlState.PROTECTED);
+    }
+
+    @Test
+    void lineCommentsEndWhereMariaDbEndsThem_C9() throws SQLException {
+        refusedAndNothingChanged(MARK - 2, "#\rSELECT '\nDELETE FROM " + table + " #\r'", FencingSqlState.STALE_TOKEN);
+        refusedAndNothingChanged(MARK - 2, "-- \rSELECT '\nDELETE FROM " + table + " -- \r'",
+                FencingSqlState.STALE_TOKEN);
+    }
+
+    @Test
+    void aProcedureWhichMayCommitInsideIsRefused_C9() throws SQLException {
+        refusedAndNothingChanged(MARK, "CALL " + table + "_p()", FencingSqlState.CANNOT_GUARD);
+        String before = snapshot();
+        try (Connection c = owner(MARK)) {
+            assertEquals(FencingSqlState.CANNOT_GUARD, assertThrows(SQLException.class,
+                    () -> c.prepareCall("{call " + table + "_p()}").execute()).getSQLState());
+        }
+        assertEquals(before, snapshot());
+    }
+
+    @Test
+    void aTransactionBegunBySqlIsTheServersAndRollsBackTheWriteAndTheAdvance_C3() throws SQLException {
+        String before = snapshot();
+        try (Connection c = owner(MARK + 1); Statement s = c.createStatement()) {
+            s.execute("START TRANSACTION");
+            assertEquals(1, s.executeUpdate("UPDATE " + table + " SET v = 66 WHERE id = 1"));
+            s.execute("ROLLBACK");
+        }
+        assertEquals(before, snapshot(), "the write and the advance rolled back with the transaction");
+    }
+
+    @Test
+    void staleAndCurrentTokensKeepTheirMeaning_C2() throws SQLException {
+        refusedAndNothingChanged(MARK - 1, "UPDATE " + table + " SET v = 1", FencingSqlState.STALE_TOKEN);
+        try (Connection c = owner(MARK); Statement s = c.createStatement()) {
+            assertEquals(2, s.executeUpdate("UPDATE " + table + " SET v = v + 1"));
+        }
+        assertEquals("1:101 2:201 mark 5", snapshot());
+    }
+}
