@@ -56,6 +56,7 @@ final class Checker {
         checker.checkOutcomes();
         checker.checkRows(false);
         checker.checkRows(true);
+        checker.checkStatementTriggers();
         checker.checkCommitOrder();
         checker.checkSamples();
         checker.checkRefusals();
@@ -115,6 +116,23 @@ final class Checker {
             if (!ops.containsKey(opId)) {
                 violation("C3", "item rows of op#" + opId + " belong to no operation of the history", List.of());
             }
+        }
+    }
+
+    /**
+     * The data table's statement-level trigger fired exactly once per UPDATE statement of the operations that are
+     * there (C8): never for a refused statement, never twice for one statement.
+     */
+    private void checkStatementTriggers() {
+        long expected = 0;
+        for (Op op : ops.values()) {
+            if (present(op)) {
+                expected += op.dataIds.length;
+            }
+        }
+        if (state.dataStatements() != expected) {
+            violation("C8", "the data table's statement trigger fired " + state.dataStatements() + " times, but the"
+                    + " operations in the database sent " + expected + " UPDATE statements", List.of());
         }
     }
 

@@ -23,6 +23,9 @@ class CheckerTest {
     private long mark;
     private long pos;
 
+    /** UPDATE statements on the data table the statement-level trigger counted. */
+    private long statements;
+
     private Op op(long token, Op.Outcome outcome, int... dataIds) {
         Op op = history.newOp(1, token, dataIds.length == 0 ? Op.Shape.AUTOCOMMIT_INSERT : Op.Shape.TRANSACTION,
                 dataIds, 0, -1, "test");
@@ -36,6 +39,7 @@ class CheckerTest {
             raise(op.token);
         }
         logRows.put(op.id, new FinalState.LogRow(op.id, ++pos, op.token));
+        statements += op.dataIds.length;
         for (int id : op.dataIds) {
             FinalState.Row row = data.getOrDefault(id, new FinalState.Row(id, 0, null));
             data.put(id, new FinalState.Row(id, row.v() + 1, op.id));
@@ -48,7 +52,7 @@ class CheckerTest {
     }
 
     private List<Checker.Violation> check() {
-        return Checker.check(history, new FinalState(logRows, marks, items, data, Map.of(), mark));
+        return Checker.check(history, new FinalState(logRows, marks, items, data, Map.of(), mark, statements));
     }
 
     private Checker.Violation only(String clause) {
@@ -146,5 +150,13 @@ class CheckerTest {
         Op above = op(5, Op.Outcome.COMMITTED);
         logRows.put(above.id, new FinalState.LogRow(above.id, ++pos, 5));
         assertTrue(only("C2").summary().contains("without raising it"));
+    }
+
+    @Test
+    void aStatementTriggerThatFiredForARefusedStatementOrTwiceForOneIsReported_C8() {
+        commit(op(2, Op.Outcome.COMMITTED, 1, 2));
+        op(1, Op.Outcome.REFUSED, 3).reportedMark = 2;
+        statements++;
+        assertTrue(only("C8").summary().contains("fired 3 times"));
     }
 }

@@ -20,9 +20,11 @@ import java.util.Map;
  * @param data    data rows by id
  * @param slots   slot rows by id
  * @param mark    the resource's high-water mark now (0 without a row)
+ * @param dataStatements how many UPDATE statements on the data table committed, as their statement-level trigger
+ *                       counted them
  */
 record FinalState(Map<Long, LogRow> ops, List<MarkChange> marks, Map<Long, Integer> items, Map<Integer, Row> data,
-                  Map<Integer, Row> slots, long mark) {
+                  Map<Integer, Row> slots, long mark, long dataStatements) {
 
     /** A committed operation's log row; {@code pos} is its commit position. */
     record LogRow(long opId, long pos, long token) {
@@ -70,8 +72,14 @@ record FinalState(Map<Long, LogRow> ops, List<MarkChange> marks, Map<Long, Integ
                 }
             }
         }
+        long statements;
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM " + schema.statements())) {
+            rs.next();
+            statements = rs.getLong(1);
+        }
         return new FinalState(ops, marks, items, rows(c, "SELECT id, v, last_op FROM " + schema.data()),
-                rows(c, "SELECT id, v, op_id FROM " + schema.slots()), mark);
+                rows(c, "SELECT id, v, op_id FROM " + schema.slots()), mark, statements);
     }
 
     private static Map<Integer, Row> rows(Connection c, String sql) throws SQLException {

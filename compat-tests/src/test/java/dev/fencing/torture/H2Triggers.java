@@ -77,4 +77,14 @@ public final class H2Triggers {
             }
         }
     }
+
+    /** After each UPDATE statement on the data table (statement level): one row in the statements table. */
+    public static final class DataStatement extends Base {
+        @Override
+        public void fire(Connection c, Object[] oldRow, Object[] newRow) throws SQLException {
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("INSERT INTO " + prefix + "_stmts VALUES (1)");
+            }
+        }
+    }
 }

@@ -53,6 +53,11 @@ final class Schema {
         return prefix + "_data";
     }
 
+    /** One row per UPDATE statement on the data table, written by a statement-level trigger. */
+    String statements() {
+        return prefix + "_stmts";
+    }
+
     String items() {
         return prefix + "_items";
     }
@@ -74,6 +79,7 @@ final class Schema {
                     + " last_token BIGINT)");
             s.execute("CREATE TABLE " + items() + " (op_id BIGINT NOT NULL, n INT NOT NULL, PRIMARY KEY (op_id, n))");
             s.execute("CREATE TABLE " + slots() + " (id INT PRIMARY KEY, v BIGINT NOT NULL, op_id BIGINT, token BIGINT)");
+            s.execute("CREATE TABLE " + statements() + " (n INT)");
             for (int id = 1; id <= DATA_ROWS; id++) {
                 s.execute("INSERT INTO " + data() + " (id, v) VALUES (" + id + ", 0)");
             }
@@ -106,7 +112,11 @@ final class Schema {
                 "CREATE FUNCTION " + prefix + "_slot() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO "
                         + ops() + " (op_id, token) VALUES (NEW.op_id, NEW.token); RETURN NULL; END $$",
                 "CREATE TRIGGER " + prefix + "_slot AFTER UPDATE ON " + slots() + " FOR EACH ROW EXECUTE FUNCTION "
-                        + prefix + "_slot()");
+                        + prefix + "_slot()",
+                "CREATE FUNCTION " + prefix + "_stmt() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO "
+                        + statements() + " VALUES (1); RETURN NULL; END $$",
+                "CREATE TRIGGER " + prefix + "_stmt AFTER UPDATE ON " + data() + " FOR EACH STATEMENT EXECUTE FUNCTION "
+                        + prefix + "_stmt()");
     }
 
     private List<String> h2Triggers() {
@@ -117,17 +127,20 @@ final class Schema {
                 "CREATE TRIGGER " + prefix + "_mark AFTER INSERT, UPDATE ON " + epoch() + " FOR EACH ROW CALL '"
                         + triggers + "$Mark'",
                 "CREATE TRIGGER " + prefix + "_slot AFTER UPDATE ON " + slots() + " FOR EACH ROW CALL '" + triggers
-                        + "$Slot'");
+                        + "$Slot'",
+                "CREATE TRIGGER " + prefix + "_stmt AFTER UPDATE ON " + data() + " FOR EACH STATEMENT CALL '" + triggers
+                        + "$DataStatement'");
     }
 
     /** Drops everything {@link #create} and the issuer created. */
     void drop(Connection raw) throws SQLException {
         try (Statement s = raw.createStatement()) {
-            for (String table : List.of(ops(), marks(), items(), data(), slots(), clock(), epoch(), lease())) {
+            for (String table : List.of(ops(), marks(), items(), data(), slots(), statements(), clock(), epoch(),
+                    lease())) {
                 s.execute("DROP TABLE IF EXISTS " + table);
             }
             if (postgres) {
-                for (String function : List.of("_next", "_pos", "_mark", "_slot")) {
+                for (String function : List.of("_next", "_pos", "_mark", "_slot", "_stmt")) {
                     s.execute("DROP FUNCTION IF EXISTS " + prefix + function + "() CASCADE");
                 }
             }
