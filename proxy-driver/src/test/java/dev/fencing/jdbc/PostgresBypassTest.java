@@ -135,6 +135,10 @@ class PostgresBypassTest extends BypassTest {
                                 + " $$BEGIN RETURN COALESCE(NEW, OLD); END$$")),
                 protectedPath("dropping the function that protects the marks", c -> c.createStatement().execute(
                         "DROP FUNCTION fencing_protect_mark() CASCADE")),
+                new Path("the epoch table's triggers disabled under a Unicode-escaped name", Expect.CANNOT_GUARD,
+                        c -> c.createStatement().execute("ALTER TABLE U&\"fencing\\005fepoch\" DISABLE TRIGGER ALL")),
+                new Path("a write to a Unicode-escaped table name", Expect.CANNOT_GUARD,
+                        c -> c.createStatement().execute("UPDATE U&\"" + table + "\" SET balance = 0")),
                 guarded("UPDATE ... RETURNING through executeQuery", c -> c.createStatement().executeQuery(
                         update + " RETURNING id")),
                 guarded("EXPLAIN with a quoted ANALYZE option", c -> c.createStatement().execute(

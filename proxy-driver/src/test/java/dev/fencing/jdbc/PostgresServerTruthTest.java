@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.CallableStatement;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -102,5 +103,63 @@ class PostgresServerTruthTest extends ServerTruthTest {
             }
         }
         assertEquals(0, n(1), "no part of a procedure that commits inside ran");
+    }
+    @Test
+    void inSimpleQueryModePreparedWritesAreStillGuarded_C9() throws Exception {
+        String before = n(1) + "/" + mark();
+        try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "preferQueryMode=simple",
+                "fencing.resource=" + resource, "fencing.token=" + (MARK - 1)))) {
+            for (String sql : new String[] {"UPDATE " + table + " SET n = n + 1", "INSERT INTO " + table
+                    + " VALUES (9, 9)"}) {
+                try (PreparedStatement ps = c.prepareStatement(sql)) {
+                    assertEquals(FencingSqlState.STALE_TOKEN, assertThrows(SQLException.class, ps::execute)
+                            .getSQLState(), sql);
+                }
+            }
+        }
+        assertEquals(before, n(1) + "/" + mark());
+        assertEquals(2, value("SELECT count(*) FROM " + table));
+        try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "preferQueryMode=simple",
+                "fencing.resource=" + resource, "fencing.token=" + MARK));
+             PreparedStatement ps = c.prepareStatement("UPDATE " + table + " SET n = n + ? WHERE id = 1")) {
+            ps.setInt(1, 1);
+            assertEquals(1, ps.executeUpdate());
+        }
+        assertEquals(1, n(1));
+    }
+
+    @Test
+    void operatorsASessionPutsOnItsSearchPathCannotChangeTheGuard_C9() throws Exception {
+        String evil = table + "_ops";
+        String operator = "CREATE OPERATOR " + evil + ".%s (LEFTARG = %s, RIGHTARG = bigint, FUNCTION = " + evil + ".%s)";
+        TestDatabase.exec(raw, "CREATE SCHEMA " + evil,
+                "CREATE FUNCTION " + evil + ".always(bigint, bigint) RETURNS boolean LANGUAGE sql IMMUTABLE AS"
+                        + " 'SELECT true'",
+                "CREATE FUNCTION " + evil + ".never(bigint, bigint) RETURNS boolean LANGUAGE sql IMMUTABLE AS"
+                        + " 'SELECT false'",
+                "CREATE FUNCTION " + evil + ".one(text, bigint) RETURNS text LANGUAGE sql IMMUTABLE AS $$SELECT '1'$$",
+                String.format(operator, "||", "text", "one"), String.format(operator, "=", "bigint", "always"),
+                String.format(operator, ">=", "bigint", "always"), String.format(operator, "<=", "bigint", "always"),
+                String.format(operator, "<", "bigint", "never"));
+        try {
+            long before = n(1);
+            try (Connection stale = owner(MARK - 2); Statement s = stale.createStatement()) {
+                s.execute("SET search_path = " + evil + ", pg_catalog, public");
+                assertThrows(SQLException.class, () -> s.executeUpdate("UPDATE " + table + " SET n = n + 1"));
+                stale.setAutoCommit(false);
+                assertThrows(SQLException.class, () -> s.executeUpdate("UPDATE " + table + " SET n = n + 1"));
+                stale.rollback();
+            }
+            assertEquals(before, n(1), "no stale write");
+            assertEquals(MARK, mark(), "the mark was not lowered");
+            try (Connection judgeSession = DriverManager.getConnection(raw); Statement s = judgeSession.createStatement()) {
+                s.execute("SET search_path = " + evil + ", pg_catalog, public");
+                assertEquals("ZF005", assertThrows(SQLException.class, () -> s.executeUpdate(
+                        "UPDATE public.fencing_epoch SET epoch = 1 WHERE resource = '" + resource + "'"))
+                        .getSQLState(), "the marks' trigger compares with pg_catalog's operators");
+            }
+        } finally {
+            TestDatabase.exec(raw, "DROP SCHEMA " + evil + " CASCADE");
+        }
     }
 }

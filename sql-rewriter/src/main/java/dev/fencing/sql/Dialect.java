@@ -63,6 +63,15 @@ public enum Dialect {
         return this == H2 || this == MARIADB;
     }
 
+    /**
+     * A built-in comparison or concatenation operator as the fence's own statements write it. On PostgreSQL a
+     * session's {@code search_path} can put a user's operator of the same name ahead of the built-in one, so the
+     * fence names {@code pg_catalog}'s explicitly ({@code OPERATOR(pg_catalog.=)}).
+     */
+    public String op(String operator) {
+        return this == POSTGRESQL ? "OPERATOR(pg_catalog." + operator + ")" : operator;
+    }
+
     /** The lock clause a guard appends to its epoch-row read. */
     public String rowLockClause() {
         return sharedRowLocks ? (this == MARIADB ? "LOCK IN SHARE MODE" : "FOR SHARE") : "FOR UPDATE";

@@ -81,9 +81,10 @@ public final class EpochSql {
         if (dialect != Dialect.POSTGRESQL) {
             return null;
         }
-        return new GuardedSql("SELECT CAST(COALESCE((SELECT CASE WHEN epoch = ? THEN '1' ELSE '" + GUARD_FAILURE_MARKER
-                + " stale ' || epoch END FROM " + table + " WHERE resource = ? AND epoch >= ? " + dialect.rowLockClause()
-                + "), '" + GUARD_FAILURE_MARKER + " behind') AS integer)",
+        return new GuardedSql("SELECT CAST(COALESCE((SELECT CASE WHEN epoch " + dialect.op("=") + " ? THEN '1' ELSE '"
+                + GUARD_FAILURE_MARKER + " stale ' " + dialect.op("||") + " epoch END FROM " + table + " WHERE resource "
+                + dialect.op("=") + " ? AND epoch " + dialect.op(">=") + " ? " + dialect.rowLockClause() + "), '"
+                + GUARD_FAILURE_MARKER + " behind') AS integer)",
                 List.of(GuardedSql.Marker.TOKEN, GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN));
     }
 
@@ -92,12 +93,13 @@ public final class EpochSql {
      * below the token (or missing) and an advance is due.
      */
     public String lockAtLeast() {
-        return "SELECT epoch FROM " + table + " WHERE resource = ? AND epoch >= ? " + dialect.rowLockClause();
+        return "SELECT epoch FROM " + table + " WHERE resource " + dialect.op("=") + " ? AND epoch " + dialect.op(">=")
+                + " ? " + dialect.rowLockClause();
     }
 
     /** Reads the mark without a lock; parameter: resource. Used only to word an error message. */
     public String readMark() {
-        return "SELECT epoch FROM " + table + " WHERE resource = ?";
+        return "SELECT epoch FROM " + table + " WHERE resource " + dialect.op("=") + " ?";
     }
 
     /**
@@ -110,7 +112,7 @@ public final class EpochSql {
         switch (dialect) {
             case POSTGRESQL:
                 return "INSERT INTO " + table + " (resource, epoch) VALUES (?, ?) ON CONFLICT (resource) DO UPDATE"
-                        + " SET epoch = EXCLUDED.epoch WHERE " + table + ".epoch <= EXCLUDED.epoch";
+                        + " SET epoch = EXCLUDED.epoch WHERE " + table + ".epoch " + dialect.op("<=") + " EXCLUDED.epoch";
             default:
                 return null;
         }
@@ -118,7 +120,8 @@ public final class EpochSql {
 
     /** Raises an existing row: parameters token, resource, token. One row changed: the mark is now the token. */
     public String raise() {
-        return "UPDATE " + table + " SET epoch = ? WHERE resource = ? AND epoch <= ?";
+        return "UPDATE " + table + " SET epoch = ? WHERE resource " + dialect.op("=") + " ? AND epoch " + dialect.op("<=")
+                + " ?";
     }
 
     /** Inserts the first row of a resource: parameters resource, token. Fails with a duplicate key if it exists. */
@@ -149,7 +152,8 @@ public final class EpochSql {
             case POSTGRESQL:
                 String function = prefix + dialect.quoteExact(PG_FUNCTION);
                 return List.of(
-                        "CREATE OR REPLACE FUNCTION " + function + "() RETURNS trigger LANGUAGE plpgsql AS $fencing$"
+                        "CREATE OR REPLACE FUNCTION " + function + "() RETURNS trigger LANGUAGE plpgsql"
+                                + " SET search_path = pg_catalog AS $fencing$"
                                 + PG_FUNCTION_BODY + "$fencing$",
                         "CREATE OR REPLACE TRIGGER " + dialect.quoteExact(PG_ROW_TRIGGER) + " BEFORE UPDATE OR DELETE ON "
                                 + table + " FOR EACH ROW EXECUTE FUNCTION " + function + "()",
@@ -190,7 +194,8 @@ public final class EpochSql {
 
     /**
      * A query returning one row whose first column is 1 when {@link #protect()} is in force on the table (every
-     * trigger present, enabled and firing on the right events; on PostgreSQL with the function body unchanged),
+     * trigger present, enabled and firing on the right events; on PostgreSQL with the function body unchanged and
+     * its {@code search_path} pinned to {@code pg_catalog}, so a session's operators cannot change its comparisons),
      * 0 otherwise; parameters {@link #protectionParameters()}. {@code null} where the dialect has none.
      */
     public String protectionCheck() {
@@ -202,7 +207,8 @@ public final class EpochSql {
                         + " THEN 1 ELSE 0 END FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_proc p ON p.oid = t.tgfoid"
                         + " WHERE t.tgrelid = CAST(? AS regclass) AND t.tgenabled IN ('O', 'A')"
                         + " AND t.tgqual IS NULL AND cardinality(CAST(t.tgattr AS int2[])) = 0"
-                        + " AND p.prosrc = ? AND p.prolang = (SELECT oid FROM pg_catalog.pg_language WHERE lanname = 'plpgsql')";
+                        + " AND p.prosrc = ? AND p.prolang = (SELECT oid FROM pg_catalog.pg_language WHERE lanname = 'plpgsql')"
+                        + " AND p.proconfig = ARRAY['search_path=pg_catalog']";
             case H2:
                 return "SELECT CASE WHEN (SELECT COUNT(DISTINCT EVENT_MANIPULATION) FROM INFORMATION_SCHEMA.TRIGGERS"
                         + " WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ? AND ACTION_TIMING = 'BEFORE'"

@@ -85,7 +85,7 @@ public final class LeaseSql {
      * them), so the check and the epoch advance after it are one transaction's view; parameter resource.
      */
     public String lockIssued() {
-        return "SELECT issued FROM " + table + " WHERE resource = ? " + dialect.rowLockClause();
+        return "SELECT issued FROM " + table + " WHERE resource " + dialect.op("=") + " ? " + dialect.rowLockClause();
     }
 
     /** Inserts a free row with issued mark 0 when the resource has none; parameter resource. */

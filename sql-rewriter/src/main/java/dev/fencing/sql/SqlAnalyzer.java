@@ -144,6 +144,12 @@ public final class SqlAnalyzer {
                 }
             }
         }
+        // EXPLAIN's options may be spelled U&"..."; the statement it carries was checked on its own.
+        if (analysis.kind() == StatementKind.MUTATION && hasUnicodeEscapedIdentifier(part)
+                && !KeywordClassifier.word(part.tokens(), 0).equals("EXPLAIN")) {
+            return Analyses.unguardable("a Unicode-escaped identifier (U&\"...\") in a statement that writes: the"
+                    + " driver cannot tell whether it names the fence's own tables: " + Analyses.excerpt(part.text()), 1);
+        }
         String first = KeywordClassifier.word(part.tokens(), 0);
         if (dialect == Dialect.MARIADB && analysis.kind() == StatementKind.MUTATION
                 && (first.equals("CALL") || first.equals("EXECUTE") || first.equals("EXEC") || analysis.isCallEscape())) {
@@ -164,6 +170,15 @@ public final class SqlAnalyzer {
             analysis = Analyses.endingTransaction(analysis);
         }
         return analysis;
+    }
+
+    private static boolean hasUnicodeEscapedIdentifier(SqlLexer.Part part) {
+        for (SqlLexer.Token token : part.tokens()) {
+            if (token.kind() == SqlLexer.Kind.QUOTED_IDENTIFIER && part.source(token).regionMatches(true, 0, "U&", 0, 2)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Analysis classifyPart(SqlLexer.Part part) {

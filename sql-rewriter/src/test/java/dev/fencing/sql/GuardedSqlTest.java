@@ -17,9 +17,11 @@ class GuardedSqlTest {
         GuardedSql guard = pg.prefixGuard();
         assertEquals(List.of(GuardedSql.Marker.TOKEN, GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN),
                 guard.markers());
-        assertEquals("SELECT CAST(COALESCE((SELECT CASE WHEN epoch = 42 THEN '1' ELSE 'fencing_guard_failed stale ' ||"
-                + " epoch END FROM \"fencing_epoch\" WHERE resource = 'billing-shard-3' AND epoch >= 42 FOR SHARE),"
-                + " 'fencing_guard_failed behind') AS integer)", guard.withLiterals("billing-shard-3", 42));
+        assertEquals("SELECT CAST(COALESCE((SELECT CASE WHEN epoch OPERATOR(pg_catalog.=) 42 THEN '1' ELSE"
+                + " 'fencing_guard_failed stale ' OPERATOR(pg_catalog.||) epoch END FROM \"fencing_epoch\" WHERE resource"
+                + " OPERATOR(pg_catalog.=) 'billing-shard-3' AND epoch OPERATOR(pg_catalog.>=) 42 FOR SHARE),"
+                + " 'fencing_guard_failed behind') AS integer)", guard.withLiterals("billing-shard-3", 42),
+                "pg_catalog's operators, whatever the session's search_path");
         assertNull(new EpochSql(Dialect.H2, EpochTable.of("fencing_epoch")).prefixGuard(),
                 "H2 runs no two statements in one round trip: it locks first");
     }

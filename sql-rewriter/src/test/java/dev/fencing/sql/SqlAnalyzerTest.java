@@ -449,4 +449,12 @@ class SqlAnalyzerTest {
         assertEquals(List.of("t"), pg.analyze("INSERT INTO t SELECT resource, epoch FROM fencing_epoch")
                 .targetTables(), "a plain data change that only reads the epoch table writes its own target");
     }
+    @Test
+    void aWriteNamingAUnicodeEscapedIdentifierCannotBeGuarded_C9() {
+        assertEquals(StatementKind.UNGUARDABLE, pg.analyze("ALTER TABLE U&\"fencing\\005fepoch\" DISABLE TRIGGER ALL")
+                .kind());
+        assertEquals(StatementKind.UNGUARDABLE, h2.analyze("UPDATE u&\"T\" SET a = 1").kind());
+        assertEquals(StatementKind.READ_ONLY, pg.analyze("SELECT U&'\\0061' AS a").kind());
+        assertEquals(StatementKind.MUTATION, pg.analyze("EXPLAIN (U&\"analyze\") UPDATE t SET a = 1").kind());
+    }
 }

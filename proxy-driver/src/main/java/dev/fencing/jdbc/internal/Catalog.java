@@ -173,7 +173,8 @@ final class Catalog {
                         + " ON n.oid = p.pronamespace WHERE p.proname IN (" + markers + ")"
                         + " AND NOT (n.nspname = 'pg_catalog' AND p.proname IN ('"
                         + String.join("', '", HARMLESS_POSTGRES) + "'))"
-                        + " AND (p.provolatile = 'v' OR EXISTS (SELECT 1 FROM pg_catalog.pg_aggregate a"
+                        + " AND (n.nspname NOT IN ('pg_catalog', 'information_schema') OR p.provolatile = 'v'"
+                        + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_aggregate a"
                         + " JOIN pg_catalog.pg_proc f ON f.oid IN (a.aggtransfn, a.aggfinalfn, a.aggcombinefn,"
                         + " a.aggserialfn, a.aggdeserialfn, a.aggmtransfn, a.aggminvtransfn, a.aggmfinalfn)"
                         + " WHERE a.aggfnoid = p.oid AND f.provolatile = 'v'))";

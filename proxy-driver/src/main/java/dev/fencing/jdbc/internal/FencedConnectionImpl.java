@@ -60,6 +60,8 @@ public final class FencedConnectionImpl implements FencedConnection {
     /** Analyses of texts with JDBC escapes, resolved by this connection's driver ({@code nativeSQL}). */
     private final Map<String, Analysis> escaped = new HashMap<>();
     private final GuardedSql prefixGuard;
+    /** Whether a text with the guard ahead runs as one transaction (PostgreSQL, not pgjdbc's simple query mode). */
+    private final boolean textIsOneTransaction;
     private FencedDatabaseMetaData metaData;
 
     private FencedConnectionImpl(Connection raw, Settings settings, SqlAnalyzer analyzer, EpochSchema.Tables tables)
@@ -78,6 +80,7 @@ public final class FencedConnectionImpl implements FencedConnection {
         this.leaseTableName = settings.leaseTable().simpleName();
         this.catalog = Catalog.open(raw, analyzer.dialect(), settings.exemptTables());
         this.prefixGuard = analyzer.epochSql().prefixGuard();
+        this.textIsOneTransaction = prefixGuard != null && !sendsStatementsOneByOne(raw);
     }
 
     /**
@@ -239,11 +242,29 @@ public final class FencedConnectionImpl implements FencedConnection {
 
     /**
      * Whether a mutation can carry the guard ahead of its own text: the database runs both in one round trip and
-     * one transaction, the text cannot end that transaction itself (a procedure or block that commits), it is no
+     * one transaction (PostgreSQL, not in pgjdbc's simple query mode), the text cannot end that transaction itself (a procedure or block that commits), it is no
      * call escape (drivers resolve those only at the start of a text), and no generated keys were asked for.
      */
     boolean prefixable(Analysis analysis, boolean keysRequested) {
-        return prefixGuard != null && !analysis.mayEndTransaction() && !analysis.isCallEscape() && !keysRequested;
+        return textIsOneTransaction && !analysis.mayEndTransaction() && !analysis.isCallEscape() && !keysRequested;
+    }
+
+    /**
+     * Whether pgjdbc may send the statements of one text as separate queries, each its own transaction in
+     * auto-commit ({@code preferQueryMode=simple} does for prepared statements): then a failing guard ahead of a
+     * statement would not stop it.
+     */
+    private static boolean sendsStatementsOneByOne(Connection raw) {
+        try {
+            Class<?> pg = Class.forName("org.postgresql.PGConnection", false, raw.getClass().getClassLoader());
+            if (!raw.isWrapperFor(pg)) {
+                return false;
+            }
+            Object mode = pg.getMethod("getPreferQueryMode").invoke(raw.unwrap(pg));
+            return "SIMPLE".equals(((Enum<?>) mode).name());
+        } catch (ReflectiveOperationException | SQLException | LinkageError | ClassCastException unknown) {
+            return true; // cannot tell: never rely on one text being one transaction
+        }
     }
 
     /**
