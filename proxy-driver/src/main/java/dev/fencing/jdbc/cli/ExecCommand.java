@@ -16,8 +16,10 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.security.SecureRandom;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -31,6 +33,8 @@ import java.util.concurrent.Callable;
         + " lease is lost, release on exit. Exits with COMMAND's exit code.")
 final class ExecCommand implements Callable<Integer> {
     private static final Duration MAX_RENEW_EVERY = Duration.ofSeconds(1);
+    private static final int MAX_HOLDER = 200;
+    private static final SecureRandom RUN_IDS = new SecureRandom();
 
     @Spec
     CommandSpec spec;
@@ -42,7 +46,8 @@ final class ExecCommand implements Callable<Integer> {
     String resource;
 
     @Option(names = "--holder", description = "Who runs it (default: user@host). Each run holds the lease as"
-            + " HOLDER/PID, so two overlapping runs never share a lease.")
+            + " HOLDER/RUN-ID, RUN-ID random (128 bits), so two overlapping runs never share a lease, even in"
+            + " containers that repeat host names and PIDs.")
     String holder;
 
     @Option(names = "--ttl", defaultValue = "30s", converter = DurationConverter.class,
@@ -75,7 +80,7 @@ final class ExecCommand implements Callable<Integer> {
             throw new CliException(Exit.USAGE, "--renew-every must be positive and shorter than --ttl");
         }
         PrintWriter err = spec.commandLine().getErr();
-        String runHolder = (holder != null ? holder : defaultHolder()) + "/" + ProcessHandle.current().pid();
+        String runHolder = runHolder(holder != null ? holder : defaultHolder());
         try (TokenIssuer issuer = db.issuer()) {
             Lease lease = issuer.acquire(resource, runHolder, ttl, new AcquireOptions(wait, revoke, false));
             err.println("fencing: '" + runHolder + "' holds '" + resource + "' with token " + lease.token());
@@ -144,6 +149,22 @@ final class ExecCommand implements Callable<Integer> {
         } catch (IllegalStateException shuttingDown) {
             // the JVM is exiting and the hook runs (or ran) anyway
         }
+    }
+
+    /**
+     * The holder this run acquires as: {@code name/RUN-ID}, RUN-ID 128 random bits. Only this run knows it, so
+     * acquiring "its own" lease again proves it is the same run; a PID or a host name would not, since every
+     * container may repeat them (each JVM is PID 1 of its own PID namespace).
+     */
+    static String runHolder(String name) {
+        byte[] id = new byte[16];
+        RUN_IDS.nextBytes(id);
+        String runHolder = name + "/" + HexFormat.of().formatHex(id);
+        if (name.isBlank() || runHolder.length() > MAX_HOLDER) {
+            throw new CliException(Exit.USAGE, "--holder must be 1 to " + (MAX_HOLDER - 33) + " characters (exec"
+                    + " appends /RUN-ID), was '" + name + "'");
+        }
+        return runHolder;
     }
 
     private static Duration min(Duration a, Duration b) {

@@ -25,6 +25,7 @@ import java.util.function.BooleanSupplier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code fencing exec} with real processes (SPEC C7): the job is a child process that writes through the fencing
@@ -74,6 +75,48 @@ abstract class ExecProcessTest {
             assertEquals(7, second.code, "the command's exit code is passed through: " + second.err);
             assertEquals((firstToken + 1) + " " + resource, Files.readString(tokenFile).trim());
             assertEquals(null, holderOf(resource), "exec released the lease on exit");
+        } finally {
+            first.destroyForcibly();
+        }
+    }
+
+    @Test
+    void overlappingRunsWithTheSamePidAndHostNeverShareALease_C7() throws Exception {
+        // Both runs live in this JVM: one PID, one host name, one --holder, as in two containers where each JVM is
+        // PID 1 on a host of the same name.
+        Path stop = dir.resolve("stop");
+        Path tokens = dir.resolve("tokens");
+        CompletableFuture<Result> first = CompletableFuture.supplyAsync(() -> cli(exec("--ttl", "3s", "--", "sh",
+                "-c", "echo $FENCING_TOKEN >> '" + tokens + "'; while [ ! -e '" + stop + "' ]; do sleep 0.05; done")));
+        try {
+            await(() -> holderOf(resource) != null, "the first run holds the lease");
+            Result second = cli(exec("--ttl", "3s", "--", "sh", "-c", "echo $FENCING_TOKEN >> '" + tokens + "'"));
+            assertEquals(75, second.code, "the second run is another holder: " + second.err);
+        } finally {
+            Files.write(stop, new byte[0]);
+        }
+        assertEquals(0, first.get(30, TimeUnit.SECONDS).code);
+        assertEquals(List.of(Long.toString(db.issued(resource))), Files.readAllLines(tokens), "one run ran");
+    }
+
+    @Test
+    void overlappingRunsInSeparatePidNamespacesNeverShareALease_C7() throws Exception {
+        assumeTrue(PID_NAMESPACES, "unshare -p -f --mount-proc is not allowed here");
+        Path stop = dir.resolve("stop");
+        Path tokens = dir.resolve("tokens");
+        Process first = startInPidNamespace(dir.resolve("first.err"), exec("--ttl", "3s", "--", "sh", "-c",
+                "echo $FENCING_TOKEN >> '" + tokens + "'; while [ ! -e '" + stop + "' ]; do sleep 0.05; done"));
+        try {
+            await(() -> holderOf(resource) != null, "the first run holds the lease");
+            Process second = startInPidNamespace(dir.resolve("second.err"), exec("--ttl", "3s", "--", "sh", "-c",
+                    "echo $FENCING_TOKEN >> '" + tokens + "'"));
+            assertTrue(second.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(75, second.exitValue(), Files.readString(dir.resolve("second.err")));
+            Files.write(stop, new byte[0]);
+            assertTrue(first.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, first.exitValue(), Files.readString(dir.resolve("first.err")));
+            assertTrue(Files.readString(dir.resolve("first.err")).contains("/"), "holder HOLDER/RUN-ID");
+            assertEquals(List.of(Long.toString(db.issued(resource))), Files.readAllLines(tokens), "one run ran");
         } finally {
             first.destroyForcibly();
         }
@@ -227,6 +270,32 @@ abstract class ExecProcessTest {
                 .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classPath, mainClass));
         command.addAll(List.of(args));
         return command;
+    }
+
+    /** Whether this machine lets us run a process as PID 1 of a new PID namespace; asked once, noticed if not. */
+    private static final boolean PID_NAMESPACES = pidNamespaces();
+
+    private static boolean pidNamespaces() {
+        try {
+            Process p = new ProcessBuilder("unshare", "-p", "-f", "--mount-proc", "true").redirectErrorStream(true)
+                    .start();
+            boolean allowed = p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
+            if (!allowed) {
+                System.err.println("NOTICE: exec tests in separate PID namespaces skipped: unshare -p -f --mount-proc"
+                        + " failed here (" + new String(p.getInputStream().readAllBytes()).strip() + ")");
+            }
+            return allowed;
+        } catch (IOException | InterruptedException e) {
+            System.err.println("NOTICE: exec tests in separate PID namespaces skipped: no unshare (" + e + ")");
+            return false;
+        }
+    }
+
+    /** Starts {@code fencing} as PID 1 of its own PID namespace, as in a container. */
+    private static Process startInPidNamespace(Path err, List<String> args) throws IOException {
+        List<String> command = new ArrayList<>(List.of("unshare", "-p", "-f", "--mount-proc"));
+        command.addAll(javaCommand(FencingCli.class.getName(), args.toArray(new String[0])));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(err.toFile()).start();
     }
 
     /** Starts {@code fencing} as its own process. */
