@@ -21,12 +21,14 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * {@code fencing exec}: acquires a lease, runs a command with the token and resource in its environment, renews
- * the lease while the command runs, and stops the command (SIGTERM, then SIGKILL after a grace period) as soon
- * as a renewal finds the lease lost, or renewals have failed for a whole time to live.
+ * {@code fencing exec}: acquires a lease, runs a command with the token and resource in its environment (in a
+ * session of its own, see {@link Child}), renews the lease while the command runs, and stops the command's whole
+ * process group (SIGTERM, then SIGKILL after a grace period) as soon as a renewal finds the lease lost, or
+ * renewals have failed for a whole time to live, and when the command ends (what it left running).
  */
 @Command(name = "exec", description = "Run COMMAND under a lease: acquire, start it with $"
         + Settings.DEFAULT_TOKEN_ENV + " and $" + Settings.DEFAULT_RESOURCE_ENV + " set, renew, stop it when the"
@@ -84,12 +86,10 @@ final class ExecCommand implements Callable<Integer> {
         try (TokenIssuer issuer = db.issuer()) {
             Lease lease = issuer.acquire(resource, runHolder, ttl, new AcquireOptions(wait, revoke, false));
             err.println("fencing: '" + runHolder + "' holds '" + resource + "' with token " + lease.token());
-            ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
-            builder.environment().put(Settings.DEFAULT_TOKEN_ENV, Long.toString(lease.token()));
-            builder.environment().put(Settings.DEFAULT_RESOURCE_ENV, resource);
             Child child;
             try {
-                child = new Child(builder.start(), grace);
+                child = Child.start(command, Map.of(Settings.DEFAULT_TOKEN_ENV, Long.toString(lease.token()),
+                        Settings.DEFAULT_RESOURCE_ENV, resource), grace);
             } catch (IOException e) {
                 releaseQuietly(issuer, lease, err);
                 throw new CliException(Exit.CANNOT_START, "cannot start " + command.get(0) + ": " + e.getMessage());
@@ -130,6 +130,7 @@ final class ExecCommand implements Callable<Integer> {
                 err.println("fencing: renewal failed, retrying: " + failure.getMessage());
             }
         }
+        child.stop();   // what the command left running in its group must not outlive the lease
         releaseQuietly(issuer, lease, err);
         return child.exitCode();
     }

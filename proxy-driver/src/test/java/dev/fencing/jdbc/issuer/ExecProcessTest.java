@@ -144,6 +144,42 @@ abstract class ExecProcessTest {
     }
 
     @Test
+    void aJobThatIgnoresSigtermAndDoubleForksAWriterIsStoppedEntirelyOnTakeover_C7() throws Exception {
+        CompletableFuture<Result> run = CompletableFuture.supplyAsync(() -> cli(exec("--ttl", "5s",
+                "--renew-every", "200ms", "--grace", "1s", "--", stubbornJob())));
+        long[] pids = awaitStubbornJob();
+        try {
+            try (TokenIssuer operator = db.issuer()) {
+                operator.acquire(resource, "operator", Duration.ofSeconds(30), AcquireOptions.DEFAULT.takeOver(true));
+            }
+            Result result = run.get(30, TimeUnit.SECONDS);
+            assertEquals(76, result.code, result.err);
+            assertFalse(running(pids[0]), "the job, which ignores SIGTERM, was killed");
+            assertFalse(running(pids[1]), "the writer it double-forked (no longer its descendant) was killed");
+            assertWriterStopped();
+        } finally {
+            kill(pids);
+        }
+    }
+
+    @Test
+    void whenExecIsKilledItsJobStopsWithinTheGracePeriod_C7() throws Exception {
+        Process exec = start(dir.resolve("exec.err"), exec("--ttl", "30s", "--grace", "1s", "--", stubbornJob()));
+        long[] pids = awaitStubbornJob();
+        try {
+            exec.destroyForcibly();
+            assertTrue(exec.waitFor(30, TimeUnit.SECONDS));
+            long killed = System.nanoTime();
+            await(() -> !running(pids[0]) && !running(pids[1]), "the job and its writer stop after exec died");
+            long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
+            assertTrue(took < 6_000, "stopped " + took + " ms after exec died (grace 1 s)");
+            assertWriterStopped();
+        } finally {
+            kill(pids);
+        }
+    }
+
+    @Test
     void jobOutlivingAPausedRenewalCannotWriteAfterTheNewOwnersFirstWrite_C7() throws Exception {
         Path log = dir.resolve("job.log");
         Process exec = start(dir.resolve("exec.err"), exec("--ttl", "1s", "--renew-every", "200ms", "--",
@@ -250,6 +286,48 @@ abstract class ExecProcessTest {
             }
         }
         return args;
+    }
+
+    /**
+     * A job that ignores SIGTERM and double-forks a writer (so the writer is no longer its descendant) that ignores
+     * it too and appends a line to {@code writer.log} every 50 ms; both write their PIDs to files.
+     */
+    private String[] stubbornJob() {
+        String writer = "echo $$ > '" + dir.resolve("writer.pid") + "'; trap '' TERM; while :; do echo w >> '"
+                + dir.resolve("writer.log") + "'; sleep 0.05; done";
+        return new String[] {"sh", "-c", "trap '' TERM; echo $$ > '" + dir.resolve("job.pid") + "'; ( sh -c \"$0\" & );"
+                + " while :; do sleep 0.05; done", writer};
+    }
+
+    /** The stubborn job's and its writer's PIDs, once the writer writes. */
+    private long[] awaitStubbornJob() throws Exception {
+        await(() -> lines(dir.resolve("writer.log")).size() >= 3, "the double-forked writer writes");
+        return new long[] {Long.parseLong(Files.readString(dir.resolve("job.pid")).trim()),
+                Long.parseLong(Files.readString(dir.resolve("writer.pid")).trim())};
+    }
+
+    private void assertWriterStopped() throws InterruptedException {
+        int written = lines(dir.resolve("writer.log")).size();
+        Thread.sleep(300);
+        assertEquals(written, lines(dir.resolve("writer.log")).size(), "nothing writes any more");
+    }
+
+    /** Whether {@code pid} runs (a zombie does not: nothing reaps orphans on some machines). */
+    private static boolean running(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+        } catch (IOException gone) {
+            return false;
+        }
+    }
+
+    private static void kill(long[] pids) throws IOException, InterruptedException {
+        for (long pid : pids) {
+            if (running(pid)) {
+                signal("KILL", pid);
+            }
+        }
     }
 
     private static List<String> with(List<String> db, String... command) {
