@@ -90,6 +90,9 @@ public final class FencedConnectionImpl implements FencedConnection {
             if (dialect == Dialect.GENERIC) {
                 dialect = Dialect.fromUrl(settings.targetUrl());
             }
+            if (dialect == Dialect.H2) {
+                H2Durability.require(raw);
+            }
             // The tables are resolved once, here, to qualified names: every guard, lock and advance of this
             // connection names them so, whatever search_path or schema the session moves to later.
             EpochSchema.Tables tables = EpochSchema.prepare(raw, dialect, settings);
