@@ -172,7 +172,12 @@ class AuditModeTest {
                     : org.postgresql.PGConnection.class;
             vendorName = vendor.getName();
             assertTrue(vendor.isInstance(c.unwrap(vendor)), "audit mode hands out what the raw driver would");
-            assertEquals(0, s.executeUpdate("UPDATE fencing_epoch SET epoch = epoch WHERE resource = '" + resource + "'"));
+            try {
+                s.executeUpdate("UPDATE fencing_epoch SET epoch = epoch WHERE resource = '" + resource + "'");
+                throw new AssertionError("the fence's own tables are refused in every mode");
+            } catch (FencingRefusedException fenceTable) {
+                assertEquals(FencingSqlState.PROTECTED, fenceTable.getSQLState());
+            }
             s.execute("SET fencing.token = 'not-a-number'");
             assertEquals(1, s.executeUpdate("UPDATE " + table + " SET balance = 2 WHERE id = 2"),
                     "an invalid token is recorded and the write still runs");

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -177,6 +178,23 @@ class TokenSourcesTest {
             assertRefused(FencingSqlState.INVALID_TOKEN, c);
             Files.delete(file);
             assertRefused(FencingSqlState.INVALID_TOKEN, c);
+        }
+    }
+
+    @Test
+    void aTokenFileRewrittenWithTheSameSizeAndModificationTimeIsReadAgain_C6(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("token");
+        Files.writeString(file, "5\n");
+        FileTime written = Files.getLastModifiedTime(file);
+        try (Connection c = DriverManager.getConnection(url("fencing.resource=samesize",
+                "fencing.token.file=" + file))) {
+            assertEquals(1, write(c));
+            // What cp -p and rsync -t leave behind: other content, same size, same modification time.
+            Files.writeString(file, "6\n");
+            Files.setLastModifiedTime(file, written);
+            assertEquals(written, Files.getLastModifiedTime(file));
+            assertEquals(1, write(c));
+            assertEquals(6, mark("samesize"), "the new token is in force from the next statement on");
         }
     }
 

@@ -16,21 +16,27 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.security.SecureRandom;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * {@code fencing exec}: acquires a lease, runs a command with the token and resource in its environment, renews
- * the lease while the command runs, and stops the command (SIGTERM, then SIGKILL after a grace period) as soon
- * as a renewal finds the lease lost, or renewals have failed for a whole time to live.
+ * {@code fencing exec}: acquires a lease, runs a command with the token and resource in its environment (in a
+ * session of its own, see {@link Child}), renews the lease while the command runs, and stops the command's whole
+ * process group (SIGTERM, then SIGKILL after a grace period) as soon as a renewal finds the lease lost, or
+ * renewals have failed for a whole time to live, and when the command ends (what it left running).
  */
 @Command(name = "exec", description = "Run COMMAND under a lease: acquire, start it with $"
         + Settings.DEFAULT_TOKEN_ENV + " and $" + Settings.DEFAULT_RESOURCE_ENV + " set, renew, stop it when the"
         + " lease is lost, release on exit. Exits with COMMAND's exit code.")
 final class ExecCommand implements Callable<Integer> {
     private static final Duration MAX_RENEW_EVERY = Duration.ofSeconds(1);
+    private static final int MAX_HOLDER = 200;
+    private static final SecureRandom RUN_IDS = new SecureRandom();
 
     @Spec
     CommandSpec spec;
@@ -42,7 +48,8 @@ final class ExecCommand implements Callable<Integer> {
     String resource;
 
     @Option(names = "--holder", description = "Who runs it (default: user@host). Each run holds the lease as"
-            + " HOLDER/PID, so two overlapping runs never share a lease.")
+            + " HOLDER/RUN-ID, RUN-ID random (128 bits), so two overlapping runs never share a lease, even in"
+            + " containers that repeat host names and PIDs.")
     String holder;
 
     @Option(names = "--ttl", defaultValue = "30s", converter = DurationConverter.class,
@@ -75,16 +82,14 @@ final class ExecCommand implements Callable<Integer> {
             throw new CliException(Exit.USAGE, "--renew-every must be positive and shorter than --ttl");
         }
         PrintWriter err = spec.commandLine().getErr();
-        String runHolder = (holder != null ? holder : defaultHolder()) + "/" + ProcessHandle.current().pid();
+        String runHolder = runHolder(holder != null ? holder : defaultHolder());
         try (TokenIssuer issuer = db.issuer()) {
             Lease lease = issuer.acquire(resource, runHolder, ttl, new AcquireOptions(wait, revoke, false));
             err.println("fencing: '" + runHolder + "' holds '" + resource + "' with token " + lease.token());
-            ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
-            builder.environment().put(Settings.DEFAULT_TOKEN_ENV, Long.toString(lease.token()));
-            builder.environment().put(Settings.DEFAULT_RESOURCE_ENV, resource);
             Child child;
             try {
-                child = new Child(builder.start(), grace);
+                child = Child.start(command, Map.of(Settings.DEFAULT_TOKEN_ENV, Long.toString(lease.token()),
+                        Settings.DEFAULT_RESOURCE_ENV, resource), grace);
             } catch (IOException e) {
                 releaseQuietly(issuer, lease, err);
                 throw new CliException(Exit.CANNOT_START, "cannot start " + command.get(0) + ": " + e.getMessage());
@@ -125,6 +130,7 @@ final class ExecCommand implements Callable<Integer> {
                 err.println("fencing: renewal failed, retrying: " + failure.getMessage());
             }
         }
+        child.stop();   // what the command left running in its group must not outlive the lease
         releaseQuietly(issuer, lease, err);
         return child.exitCode();
     }
@@ -144,6 +150,22 @@ final class ExecCommand implements Callable<Integer> {
         } catch (IllegalStateException shuttingDown) {
             // the JVM is exiting and the hook runs (or ran) anyway
         }
+    }
+
+    /**
+     * The holder this run acquires as: {@code name/RUN-ID}, RUN-ID 128 random bits. Only this run knows it, so
+     * acquiring "its own" lease again proves it is the same run; a PID or a host name would not, since every
+     * container may repeat them (each JVM is PID 1 of its own PID namespace).
+     */
+    static String runHolder(String name) {
+        byte[] id = new byte[16];
+        RUN_IDS.nextBytes(id);
+        String runHolder = name + "/" + HexFormat.of().formatHex(id);
+        if (name.isBlank() || runHolder.length() > MAX_HOLDER) {
+            throw new CliException(Exit.USAGE, "--holder must be 1 to " + (MAX_HOLDER - 33) + " characters (exec"
+                    + " appends /RUN-ID), was '" + name + "'");
+        }
+        return runHolder;
     }
 
     private static Duration min(Duration a, Duration b) {

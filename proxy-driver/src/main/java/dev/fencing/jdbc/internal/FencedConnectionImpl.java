@@ -93,6 +93,9 @@ public final class FencedConnectionImpl implements FencedConnection {
             if (dialect == Dialect.GENERIC) {
                 dialect = Dialect.fromUrl(settings.targetUrl());
             }
+            if (dialect == Dialect.H2) {
+                H2Durability.require(raw);
+            }
             // The tables are resolved once, here, to qualified names: every guard, lock and advance of this
             // connection names them so, whatever search_path or schema the session moves to later.
             EpochSchema.Tables tables = EpochSchema.prepare(raw, dialect, settings);
@@ -156,12 +159,10 @@ public final class FencedConnectionImpl implements FencedConnection {
                 return Route.SETTING;
             case MUTATION:
                 if (analysis.targetTables().contains(epochTableName)) {
-                    refusals.refuse(Refusals.protectedTable("epoch", settings.epochTable().toString()), sql);
-                    return Route.PASS;
+                    refusals.refuseAlways(Refusals.protectedTable("epoch", settings.epochTable().toString()), sql);
                 }
                 if (analysis.targetTables().contains(leaseTableName)) {
-                    refusals.refuse(Refusals.protectedTable("lease", settings.leaseTable().toString()), sql);
-                    return Route.PASS;
+                    refusals.refuseAlways(Refusals.protectedTable("lease", settings.leaseTable().toString()), sql);
                 }
                 if (!catalog.needsGuard(analysis)) {
                     return Route.PASS;
@@ -174,9 +175,36 @@ public final class FencedConnectionImpl implements FencedConnection {
                 }
                 return Route.GUARD;
             default:
+                if (refusals.audit() && namesFenceTable(sql)) {
+                    // Audit mode would run it untouched, and nobody can tell what it does to the fence's tables.
+                    refusals.refuseAlways(Refusals.protectedTable("epoch or lease", settings.epochTable() + "', '"
+                            + settings.leaseTable()), sql);
+                }
                 refusals.refuse(Refusals.cannotGuard(analysis.reason()), sql);
                 return Route.PASS;
         }
+    }
+
+    /** Whether {@code sql} holds the epoch or lease table's name as a word, in any case (quoted or not). */
+    private boolean namesFenceTable(String sql) {
+        String text = sql.toLowerCase(Locale.ROOT);
+        return containsWord(text, epochTableName.toLowerCase(Locale.ROOT))
+                || containsWord(text, leaseTableName.toLowerCase(Locale.ROOT));
+    }
+
+    private static boolean containsWord(String text, String word) {
+        for (int at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+            int end = at + word.length();
+            if ((at == 0 || !identifierPart(text.charAt(at - 1)))
+                    && (end == text.length() || !identifierPart(text.charAt(end)))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean identifierPart(char c) {
+        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
     }
 
     /** Refuses {@code sql}: thrown in enforce mode; in audit mode recorded, and the caller goes on untouched. */

@@ -11,6 +11,7 @@ import java.sql.SQLException;
  * The one place that decides what a refusal does. In enforce mode (the default) the refusal is thrown; in audit
  * mode ({@code fencing.mode=audit}) it is not, and the caller runs the statement as the underlying driver would,
  * unguarded. Either way it is counted in the {@link AuditLog}, with the statement's text stripped of values.
+ * Writes to the fence's own tables are refused in every mode: they are the fence's state, not the application's.
  */
 final class RefusalPolicy {
     private final boolean audit;
@@ -39,5 +40,15 @@ final class RefusalPolicy {
         if (!audit) {
             throw refusal;
         }
+    }
+
+    /** Refuses {@code statement} in every mode (recorded as refused): a write to the fence's own tables. */
+    void refuseAlways(FencingRefusedException refusal, String statement) throws FencingRefusedException {
+        AuditLog.record(refusal, SqlRedaction.withoutLiterals(statement, dialect), true);
+        throw refusal;
+    }
+
+    boolean audit() {
+        return audit;
     }
 }

@@ -5,18 +5,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 
 /**
- * A file holding the current token, rewritten by a lease agent. Re-read whenever its modification time or size
- * changes, so a new token is in force from the next statement on.
+ * A file holding the current token, rewritten by a lease agent. Read again at every use, so a new token is in
+ * force from the next statement on, however the file was rewritten: {@code cp -p} and {@code rsync -t} keep its
+ * size and modification time, so neither can say that it changed. Reading a token-sized file costs about 8 µs
+ * (a {@code stat} alone about 2.5 µs, measured on a loaded 2-core machine), far below one round trip to a database.
  */
 final class TokenFile {
     private final Path path;
-    private FileTime readTime;
-    private long readSize = -1;
-    private String content;
 
     TokenFile(Path path) {
         this.path = path;
@@ -27,20 +24,11 @@ final class TokenFile {
     }
 
     /** The file's current text, or {@code null} when the file does not exist. */
-    synchronized String read() throws IOException {
-        BasicFileAttributes attributes;
+    String read() throws IOException {
         try {
-            attributes = Files.readAttributes(path, BasicFileAttributes.class);
+            return new String(Files.readAllBytes(path), StandardCharsets.UTF_8);
         } catch (NoSuchFileException missing) {
-            content = null;
-            readTime = null;
             return null;
         }
-        if (!attributes.lastModifiedTime().equals(readTime) || attributes.size() != readSize) {
-            content = new String(Files.readAllBytes(path), StandardCharsets.UTF_8);
-            readTime = attributes.lastModifiedTime();
-            readSize = attributes.size();
-        }
-        return content;
     }
 }

@@ -3,6 +3,7 @@ package dev.fencing.jdbc.issuer;
 import dev.fencing.jdbc.FencingSqlState;
 import dev.fencing.jdbc.internal.EpochAdvance;
 import dev.fencing.jdbc.internal.FenceTables;
+import dev.fencing.jdbc.internal.H2Durability;
 import dev.fencing.jdbc.internal.Settings;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.EpochSql;
@@ -439,6 +440,9 @@ public final class TokenIssuer implements AutoCloseable {
                 }
                 if (!new LeaseSql(dialect, leaseTable).supported()) {
                     throw unsupported(dialect);
+                }
+                if (dialect == Dialect.H2) {
+                    H2Durability.require(c);
                 }
                 // Located once per connection, qualified: no search_path or schema set later moves them.
                 locatedEpoch = FenceTables.locate(c, dialect, epochTable);

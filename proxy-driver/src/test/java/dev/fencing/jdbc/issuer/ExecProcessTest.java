@@ -25,6 +25,7 @@ import java.util.function.BooleanSupplier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code fencing exec} with real processes (SPEC C7): the job is a child process that writes through the fencing
@@ -80,6 +81,48 @@ abstract class ExecProcessTest {
     }
 
     @Test
+    void overlappingRunsWithTheSamePidAndHostNeverShareALease_C7() throws Exception {
+        // Both runs live in this JVM: one PID, one host name, one --holder, as in two containers where each JVM is
+        // PID 1 on a host of the same name.
+        Path stop = dir.resolve("stop");
+        Path tokens = dir.resolve("tokens");
+        CompletableFuture<Result> first = CompletableFuture.supplyAsync(() -> cli(exec("--ttl", "3s", "--", "sh",
+                "-c", "echo $FENCING_TOKEN >> '" + tokens + "'; while [ ! -e '" + stop + "' ]; do sleep 0.05; done")));
+        try {
+            await(() -> holderOf(resource) != null, "the first run holds the lease");
+            Result second = cli(exec("--ttl", "3s", "--", "sh", "-c", "echo $FENCING_TOKEN >> '" + tokens + "'"));
+            assertEquals(75, second.code, "the second run is another holder: " + second.err);
+        } finally {
+            Files.write(stop, new byte[0]);
+        }
+        assertEquals(0, first.get(30, TimeUnit.SECONDS).code);
+        assertEquals(List.of(Long.toString(db.issued(resource))), Files.readAllLines(tokens), "one run ran");
+    }
+
+    @Test
+    void overlappingRunsInSeparatePidNamespacesNeverShareALease_C7() throws Exception {
+        assumeTrue(PID_NAMESPACES, "unshare -p -f --mount-proc is not allowed here");
+        Path stop = dir.resolve("stop");
+        Path tokens = dir.resolve("tokens");
+        Process first = startInPidNamespace(dir.resolve("first.err"), exec("--ttl", "3s", "--", "sh", "-c",
+                "echo $FENCING_TOKEN >> '" + tokens + "'; while [ ! -e '" + stop + "' ]; do sleep 0.05; done"));
+        try {
+            await(() -> holderOf(resource) != null, "the first run holds the lease");
+            Process second = startInPidNamespace(dir.resolve("second.err"), exec("--ttl", "3s", "--", "sh", "-c",
+                    "echo $FENCING_TOKEN >> '" + tokens + "'"));
+            assertTrue(second.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(75, second.exitValue(), Files.readString(dir.resolve("second.err")));
+            Files.write(stop, new byte[0]);
+            assertTrue(first.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, first.exitValue(), Files.readString(dir.resolve("first.err")));
+            assertTrue(Files.readString(dir.resolve("first.err")).contains("/"), "holder HOLDER/RUN-ID");
+            assertEquals(List.of(Long.toString(db.issued(resource))), Files.readAllLines(tokens), "one run ran");
+        } finally {
+            first.destroyForcibly();
+        }
+    }
+
+    @Test
     void takenOverJobIsStoppedAndItsLateWritesAreFenced_C7() throws Exception {
         Path log = dir.resolve("job.log");
         CompletableFuture<Result> run = CompletableFuture.supplyAsync(() -> cli(exec("--ttl", "5s",
@@ -97,6 +140,42 @@ abstract class ExecProcessTest {
                     "the job's late write on SIGTERM was fenced: " + lines(log));
             assertEquals(oldRows, db.rows(oldToken), "no write of the old token after the takeover");
             db.write(resource, takeover.token(), "operator");
+        }
+    }
+
+    @Test
+    void aJobThatIgnoresSigtermAndDoubleForksAWriterIsStoppedEntirelyOnTakeover_C7() throws Exception {
+        CompletableFuture<Result> run = CompletableFuture.supplyAsync(() -> cli(exec("--ttl", "5s",
+                "--renew-every", "200ms", "--grace", "1s", "--", stubbornJob())));
+        long[] pids = awaitStubbornJob();
+        try {
+            try (TokenIssuer operator = db.issuer()) {
+                operator.acquire(resource, "operator", Duration.ofSeconds(30), AcquireOptions.DEFAULT.takeOver(true));
+            }
+            Result result = run.get(30, TimeUnit.SECONDS);
+            assertEquals(76, result.code, result.err);
+            assertFalse(running(pids[0]), "the job, which ignores SIGTERM, was killed");
+            assertFalse(running(pids[1]), "the writer it double-forked (no longer its descendant) was killed");
+            assertWriterStopped();
+        } finally {
+            kill(pids);
+        }
+    }
+
+    @Test
+    void whenExecIsKilledItsJobStopsWithinTheGracePeriod_C7() throws Exception {
+        Process exec = start(dir.resolve("exec.err"), exec("--ttl", "30s", "--grace", "1s", "--", stubbornJob()));
+        long[] pids = awaitStubbornJob();
+        try {
+            exec.destroyForcibly();
+            assertTrue(exec.waitFor(30, TimeUnit.SECONDS));
+            long killed = System.nanoTime();
+            await(() -> !running(pids[0]) && !running(pids[1]), "the job and its writer stop after exec died");
+            long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
+            assertTrue(took < 6_000, "stopped " + took + " ms after exec died (grace 1 s)");
+            assertWriterStopped();
+        } finally {
+            kill(pids);
         }
     }
 
@@ -209,6 +288,48 @@ abstract class ExecProcessTest {
         return args;
     }
 
+    /**
+     * A job that ignores SIGTERM and double-forks a writer (so the writer is no longer its descendant) that ignores
+     * it too and appends a line to {@code writer.log} every 50 ms; both write their PIDs to files.
+     */
+    private String[] stubbornJob() {
+        String writer = "echo $$ > '" + dir.resolve("writer.pid") + "'; trap '' TERM; while :; do echo w >> '"
+                + dir.resolve("writer.log") + "'; sleep 0.05; done";
+        return new String[] {"sh", "-c", "trap '' TERM; echo $$ > '" + dir.resolve("job.pid") + "'; ( sh -c \"$0\" & );"
+                + " while :; do sleep 0.05; done", writer};
+    }
+
+    /** The stubborn job's and its writer's PIDs, once the writer writes. */
+    private long[] awaitStubbornJob() throws Exception {
+        await(() -> lines(dir.resolve("writer.log")).size() >= 3, "the double-forked writer writes");
+        return new long[] {Long.parseLong(Files.readString(dir.resolve("job.pid")).trim()),
+                Long.parseLong(Files.readString(dir.resolve("writer.pid")).trim())};
+    }
+
+    private void assertWriterStopped() throws InterruptedException {
+        int written = lines(dir.resolve("writer.log")).size();
+        Thread.sleep(300);
+        assertEquals(written, lines(dir.resolve("writer.log")).size(), "nothing writes any more");
+    }
+
+    /** Whether {@code pid} runs (a zombie does not: nothing reaps orphans on some machines). */
+    private static boolean running(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+        } catch (IOException gone) {
+            return false;
+        }
+    }
+
+    private static void kill(long[] pids) throws IOException, InterruptedException {
+        for (long pid : pids) {
+            if (running(pid)) {
+                signal("KILL", pid);
+            }
+        }
+    }
+
     private static List<String> with(List<String> db, String... command) {
         List<String> args = new ArrayList<>(List.of(command));
         args.addAll(db);
@@ -227,6 +348,32 @@ abstract class ExecProcessTest {
                 .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classPath, mainClass));
         command.addAll(List.of(args));
         return command;
+    }
+
+    /** Whether this machine lets us run a process as PID 1 of a new PID namespace; asked once, noticed if not. */
+    private static final boolean PID_NAMESPACES = pidNamespaces();
+
+    private static boolean pidNamespaces() {
+        try {
+            Process p = new ProcessBuilder("unshare", "-p", "-f", "--mount-proc", "true").redirectErrorStream(true)
+                    .start();
+            boolean allowed = p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
+            if (!allowed) {
+                System.err.println("NOTICE: exec tests in separate PID namespaces skipped: unshare -p -f --mount-proc"
+                        + " failed here (" + new String(p.getInputStream().readAllBytes()).strip() + ")");
+            }
+            return allowed;
+        } catch (IOException | InterruptedException e) {
+            System.err.println("NOTICE: exec tests in separate PID namespaces skipped: no unshare (" + e + ")");
+            return false;
+        }
+    }
+
+    /** Starts {@code fencing} as PID 1 of its own PID namespace, as in a container. */
+    private static Process startInPidNamespace(Path err, List<String> args) throws IOException {
+        List<String> command = new ArrayList<>(List.of("unshare", "-p", "-f", "--mount-proc"));
+        command.addAll(javaCommand(FencingCli.class.getName(), args.toArray(new String[0])));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(err.toFile()).start();
     }
 
     /** Starts {@code fencing} as its own process. */
