@@ -567,8 +567,15 @@ public final class FencedConnectionImpl implements FencedConnection {
         raw.beginRequest();
     }
 
+    /**
+     * Also ends the borrower's use of the connection: HikariCP calls {@code clearWarnings()} on every return of a
+     * pooled connection (Apache DBCP2 on passivation), and none tells the driver otherwise, so the connection's own
+     * token and resource are forgotten here and never reach the next borrower. Forgotten first, so a failure to
+     * clear the warnings cannot keep them.
+     */
     @Override
     public void clearWarnings() throws SQLException {
+        tokens.handedBack();
         raw.clearWarnings();
     }
 
@@ -605,9 +612,8 @@ public final class FencedConnectionImpl implements FencedConnection {
     /** A pool that marks request boundaries (JDBC 4.3) returns the connection: the next borrower starts without its token. */
     @Override
     public void endRequest() throws SQLException {
+        tokens.handedBack();
         raw.endRequest();
-        tokens.clearConnectionToken();
-        tokens.clearConnectionResource();
     }
 
     @Override
