@@ -28,6 +28,14 @@ public final class Refusals {
                 resource, 0, -1);
     }
 
+    /** {@code fencing.token.file} names a file that is not there (yet): no token, said in plain words. */
+    public static FencingRefusedException missingTokenFile(String resource, java.nio.file.Path file) {
+        return new FencingRefusedException("fencing: no token for resource '" + resource + "': the token file "
+                + file.toAbsolutePath() + " (" + Settings.TOKEN_FILE + ") does not exist; nothing was changed",
+                "no token for resource '" + resource + "' (the token file does not exist)",
+                FencingSqlState.INVALID_TOKEN, resource, 0, -1);
+    }
+
     public static FencingRefusedException invalidToken(String resource, String source, String value) {
         return new FencingRefusedException("fencing: invalid token " + quote(value) + " from " + source
                 + " for resource '" + resource + "': a token is a positive 64-bit integer",

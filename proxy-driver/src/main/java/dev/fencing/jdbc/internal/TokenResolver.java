@@ -149,7 +149,7 @@ final class TokenResolver {
             throw Refusals.invalidToken(resource, "token file " + tokenFile.path() + " (unreadable: " + e + ")", null);
         }
         if (text == null) {
-            throw Refusals.invalidToken(resource, "token file " + tokenFile.path() + " (missing)", null);
+            throw Refusals.missingTokenFile(resource, tokenFile.path());
         }
         return valid(resource, "token file " + tokenFile.path(), text);
     }
