@@ -72,7 +72,7 @@ public final class FencedConnectionImpl implements FencedConnection {
                 ? new IssuerCheck(raw, leaseSql, tables.leasePresent()) : null;
         this.guard = new EpochGuard(raw, analyzer.epochSql(), issuerCheck);
         this.tokens = new TokenResolver(settings, raw);
-        this.refusals = RefusalPolicy.of(settings, analyzer.dialect());
+        this.refusals = RefusalPolicy.of(settings, analyzer.dialect(), tokens::resource);
         this.unwrapAllowed = settings.unwrapAllowed();
         this.epochTableName = settings.epochTable().simpleName();
         this.leaseTableName = settings.leaseTable().simpleName();
@@ -253,7 +253,10 @@ public final class FencedConnectionImpl implements FencedConnection {
     <T> T fence(String sql, boolean prefixable, boolean repeatable, EpochGuard.Call<T> call) throws SQLException {
         String resource = tokens.resource();
         try {
-            return guard.run(resource, tokens.token(resource), prefixable, repeatable, call);
+            long token = tokens.token(resource);
+            T result = guard.run(resource, token, prefixable, repeatable, call);
+            FenceMetrics.of(resource).guarded(token);
+            return result;
         } catch (FencingRefusedException refusal) {
             // Raised before the call ran (token resolution, or the guard's lock or advance): nothing changed yet.
             refusals.refuse(refusal, sql);
@@ -302,7 +305,7 @@ public final class FencedConnectionImpl implements FencedConnection {
             return type.cast(fenced);
         }
         if (!unwrapAllowed) {
-            throw Refusals.unwrapRefused(type);
+            refusals.refuse(Refusals.unwrapRefused(type), "getObject(" + type.getName() + ")");
         }
         return value;
     }
