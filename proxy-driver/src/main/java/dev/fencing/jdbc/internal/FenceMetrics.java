@@ -81,7 +81,7 @@ final class FenceMetrics implements FenceMXBean {
         if (refusal.getHighWaterMark() > 0) {
             mark.accumulateAndGet(refusal.getHighWaterMark(), Math::max);
         }
-        LOG.log(System.Logger.Level.WARNING, "fencing: {0} resource={1} token={2} mark={3} sqlState={4} reason={5}"
+        LOG.log(refused ? System.Logger.Level.WARNING : System.Logger.Level.INFO, "fencing: {0} resource={1} token={2} mark={3} sqlState={4} reason={5}"
                         + " statement={6}", refused ? "refused" : "would refuse (audit mode, ran unguarded)", resource,
                 refusal.getToken() > 0 ? Long.toString(refusal.getToken()) : "none",
                 refusal.getHighWaterMark() >= 0 ? Long.toString(refusal.getHighWaterMark()) : "unknown",
