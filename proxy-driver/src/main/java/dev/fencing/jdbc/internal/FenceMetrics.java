@@ -64,6 +64,9 @@ final class FenceMetrics implements FenceMXBean {
     /** A guarded mutation ran at {@code token}, which is now the mark; a token above every mark seen is an advance. */
     void guarded(long token) {
         guarded.increment();
+        if (token <= mark.get()) {
+            return; // the common case, same-epoch writers: no write to the shared mark
+        }
         long previous = mark.getAndAccumulate(token, Math::max);
         if (token > previous && previous > 0) {
             advances.increment();
