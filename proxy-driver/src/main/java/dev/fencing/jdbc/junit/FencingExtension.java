@@ -61,6 +61,8 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
     private long token;
     private Boolean failOnRefusals;
     private Path reportFile;
+    /** Whether a connection through {@link #dataSource} has prepared the epoch table. */
+    private volatile boolean prepared;
 
     private FencingExtension(String url) {
         dataSource.setUrl(url);
@@ -135,14 +137,28 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
     }
 
     @Override
-    public void beforeAll(ExtensionContext context) throws SQLException {
+    public void beforeAll(ExtensionContext context) {
         context.getStore(NAMESPACE).put(FencingAudit.Report.class, FencingAudit.report());
         context.getStore(NAMESPACE).put(InTests.class, new InTests());
-        // Creates the epoch table when missing, for the application's own connections as much as for ours.
-        try (Connection c = dataSource.getConnection()) {
-            c.isValid(1);
-        }
+        prepareEpochTable();
         openScope(context);
+    }
+
+    /**
+     * Creates the epoch table when missing, for the application's own connections as much as for ours, by opening
+     * one connection: before the class, and again before each test until it worked, since the class's own
+     * {@code @BeforeAll} (which runs after this extension's) may be what creates the database or its schema. A
+     * failure here is not the test's: the same error comes back from the first real use of the database.
+     */
+    private void prepareEpochTable() {
+        if (prepared) {
+            return;
+        }
+        try (Connection c = dataSource.getConnection()) {
+            prepared = c.isValid(1);
+        } catch (SQLException notReadyYet) {
+            // retried before the next test; see above
+        }
     }
 
     @Override
@@ -173,6 +189,7 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
 
     @Override
     public void beforeEach(ExtensionContext context) {
+        prepareEpochTable();
         context.getStore(NAMESPACE).put(FencingAudit.Report.class, FencingAudit.report());
         openScope(context);
     }
