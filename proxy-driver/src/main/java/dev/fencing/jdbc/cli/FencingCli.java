@@ -108,7 +108,8 @@ public final class FencingCli {
         return Exit.INTERNAL;
     }
 
-    @Command(name = "init", description = "Create the epoch table and the lease table when missing (idempotent).")
+    @Command(name = "init", mixinStandardHelpOptions = true,
+            description = "Create the epoch table and the lease table when missing (idempotent).")
     int init(@Mixin ConnectionOptions db,
              @Option(names = "--dry-run", description = "Print the SQL for a DBA instead of running it.")
              boolean dryRun,
@@ -149,7 +150,8 @@ public final class FencingCli {
         }
     }
 
-    @Command(name = "acquire", description = "Acquire a lease and print its token (scripts: TOKEN=$(fencing acquire ...)).")
+    @Command(name = "acquire", mixinStandardHelpOptions = true,
+            description = "Acquire a lease and print its token (scripts: TOKEN=$(fencing acquire ...)).")
     int acquire(@Mixin ConnectionOptions db, @Mixin LeaseOptions lease,
                 @Option(names = "--ttl", required = true, converter = DurationConverter.class,
                         paramLabel = "<duration>", description = "Lease time to live, e.g. 30s.") Duration ttl,
@@ -172,7 +174,8 @@ public final class FencingCli {
         return Exit.OK;
     }
 
-    @Command(name = "renew", description = "Extend a lease by its time to live.")
+    @Command(name = "renew", mixinStandardHelpOptions = true,
+            description = "Extend a lease by its time to live.")
     int renew(@Mixin ConnectionOptions db, @Mixin LeaseOptions lease, @Mixin TokenOption token,
               @Option(names = "--ttl", required = true, converter = DurationConverter.class,
                       paramLabel = "<duration>", description = "New time to live from now, e.g. 30s.") Duration ttl)
@@ -184,7 +187,8 @@ public final class FencingCli {
         return Exit.OK;
     }
 
-    @Command(name = "release", description = "Release a lease (its token stays issued and is never handed out again).")
+    @Command(name = "release", mixinStandardHelpOptions = true,
+            description = "Release a lease (its token stays issued and is never handed out again).")
     int release(@Mixin ConnectionOptions db, @Mixin LeaseOptions lease, @Mixin TokenOption token)
             throws SQLException {
         try (TokenIssuer issuer = db.issuer()) {
@@ -196,7 +200,8 @@ public final class FencingCli {
         return Exit.OK;
     }
 
-    @Command(name = "status", description = "Show each resource's high-water mark, issued mark, holder and expiry.")
+    @Command(name = "status", mixinStandardHelpOptions = true,
+            description = "Show each resource's high-water mark, issued mark, holder and expiry.")
     int status(@Mixin ConnectionOptions db,
                @Option(names = "--resource", paramLabel = "<resource>", description = "Only this resource.")
                String only) throws SQLException {
@@ -222,7 +227,8 @@ public final class FencingCli {
         return Exit.OK;
     }
 
-    @Command(name = "reconcile", description = "After a restore: raise issued marks below the high-water mark"
+    @Command(name = "reconcile", mixinStandardHelpOptions = true,
+            description = "After a restore: raise issued marks below the high-water mark"
             + " (never lowers anything).")
     int reconcile(@Mixin ConnectionOptions db,
                   @Option(names = "--adopt", description = "Also give every resource of the epoch table without a"

@@ -13,13 +13,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CommandMessagesTest {
     private static final String URL = "--url=jdbc:fencing:h2:mem:cli_messages";
 
-    private record Result(int code, String err) {
+    private record Result(int code, String out, String err) {
     }
 
     private static Result run(String... args) {
+        StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = FencingCli.run(new PrintWriter(new StringWriter(), true), new PrintWriter(err, true), args);
-        return new Result(code, err.toString());
+        int code = FencingCli.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void theHelpEveryErrorPointsToExists() {
+        for (String command : new String[] {"init", "acquire", "renew", "release", "status", "reconcile", "exec"}) {
+            Result r = run(command, "--help");
+            assertEquals(0, r.code(), command + ": " + r.err());
+            assertTrue(r.out().contains("Usage: fencing " + command), r.out());
+        }
+        assertTrue(run("renew", "--help").out().contains("--ttl=<duration>"));
     }
 
     @Test
