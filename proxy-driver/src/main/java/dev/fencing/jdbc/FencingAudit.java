@@ -138,19 +138,29 @@ public final class FencingAudit {
             return json.append(findings.isEmpty() ? "]\n}\n" : "\n  ]\n}\n").toString();
         }
 
-        /** The report for people: one paragraph per statement, most frequent first. */
-        public String summary() {
+        /**
+         * The report's first line, the same on stderr at exit and in the summary: how many statements enforce mode
+         * refuses, and of those how many ran unguarded (audit mode) and how many were refused.
+         */
+        public String headline() {
             if (isEmpty()) {
-                return "fencing audit: no statement was refused, and none would be.\n";
+                return "fencing audit: no statement was refused, and none would be";
             }
             long unguarded = 0;
             for (Finding finding : findings) {
                 unguarded += finding.refused() ? 0 : finding.count();
             }
-            StringBuilder text = new StringBuilder("fencing audit: ").append(total())
-                    .append(" statements that enforce mode refuses (").append(findings.size())
-                    .append(" distinct): ").append(unguarded).append(" ran unguarded in audit mode, ")
-                    .append(total() - unguarded - unlisted).append(" were refused.\n");
+            return "fencing audit: " + total() + " statements that enforce mode refuses (" + findings.size()
+                    + " distinct): " + unguarded + " ran unguarded in audit mode, " + (total() - unguarded - unlisted)
+                    + " were refused";
+        }
+
+        /** The report for people: one paragraph per statement, most frequent first. */
+        public String summary() {
+            if (isEmpty()) {
+                return headline() + ".\n";
+            }
+            StringBuilder text = new StringBuilder(headline()).append(".\n");
             for (Finding f : findings) {
                 text.append('\n').append(String.format("%6dx %s %s [%s]%n", f.count(), f.sqlState(), f.reason(),
                         f.outcome()));

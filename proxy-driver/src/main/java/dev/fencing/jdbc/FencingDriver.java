@@ -10,6 +10,7 @@ import java.sql.DriverManager;
 import java.sql.DriverPropertyInfo;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.util.List;
 import java.util.Properties;
 import java.util.logging.Logger;
 
@@ -48,24 +49,13 @@ public final class FencingDriver implements Driver {
 
     @Override
     public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) throws SQLException {
-        String[][] settings = {
-            {Settings.RESOURCE, "resource the connection's mutations are fenced for (default: " + Settings.DEFAULT_RESOURCE + ")"},
-            {Settings.TOKEN, "fencing token (positive integer)"},
-            {Settings.TOKEN_FILE, "file holding the token, re-read when it changes"},
-            {Settings.TOKEN_ENV, "environment variable holding the token (default " + Settings.DEFAULT_TOKEN_ENV + ")"},
-            {Settings.RESOURCE_ENV, "environment variable holding the resource (default " + Settings.DEFAULT_RESOURCE_ENV + ")"},
-            {Settings.TOKEN_SOURCE, "class implementing dev.fencing.jdbc.TokenSource"},
-            {Settings.TABLE, "epoch table (default " + Settings.DEFAULT_TABLE + ")"},
-            {Settings.SCHEMA, "validate (default) or create the epoch table at connect"},
-            {Settings.UNWRAP, "deny (default) or allow unwrapping to the underlying driver's objects"},
-            {Settings.EXEMPT, "comma-separated plain tables (table or schema.table, resolved as the database"
-                    + " resolves them) whose INSERT/UPDATE/DELETE/MERGE/COPY FROM need no token (e.g. an audit log)"},
-            {Settings.CACHE_SIZE, "analysed statements kept per database (default " + Settings.DEFAULT_CACHE_SIZE + ")"},
-        };
-        DriverPropertyInfo[] out = new DriverPropertyInfo[settings.length];
-        for (int i = 0; i < settings.length; i++) {
-            out[i] = new DriverPropertyInfo(settings[i][0], info == null ? null : info.getProperty(settings[i][0]));
-            out[i].description = settings[i][1];
+        List<Settings.Definition> settings = Settings.DEFINITIONS;
+        DriverPropertyInfo[] out = new DriverPropertyInfo[settings.size()];
+        for (int i = 0; i < out.length; i++) {
+            Settings.Definition setting = settings.get(i);
+            String given = info == null ? null : info.getProperty(setting.name());
+            out[i] = new DriverPropertyInfo(setting.name(), given);
+            out[i].description = setting.description() + " (default: " + setting.defaultValue() + ")";
         }
         return out;
     }

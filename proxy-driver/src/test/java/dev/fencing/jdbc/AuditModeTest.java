@@ -254,11 +254,13 @@ class AuditModeTest {
         String output = new String(child.getInputStream().readAllBytes());
         assertTrue(child.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, child.exitValue(), output);
-        assertTrue(output.contains("fencing audit: 1 refusals (1 distinct statements); report written to " + json),
-                output);
+        String headline = "fencing audit: 1 statements that enforce mode refuses (1 distinct): 1 ran unguarded in"
+                + " audit mode, 0 were refused";
+        assertTrue(output.contains(headline + "; report written to " + json), output);
         String text = Files.readString(json);
         assertTrue(text.contains("\"sql\": \"UPDATE exit_table SET n = ?\"") && text.contains("\"count\": 1")
                 && text.contains("AuditAtExit.main(AuditAtExit.java:"), text);
-        assertTrue(Files.readString(dir.resolve("exit-report.txt")).contains("UPDATE exit_table SET n = ?"));
+        String summary = Files.readString(dir.resolve("exit-report.txt"));
+        assertTrue(summary.startsWith(headline + ".\n") && summary.contains("UPDATE exit_table SET n = ?"), summary);
     }
 }

@@ -78,8 +78,9 @@ abstract class CatalogBypassTest {
     }
 
     @AfterEach
-    void closeJudge() throws SQLException {
+    void dropData() throws SQLException {
         judge.close();
+        TestDatabase.dropNamed(raw, table);
     }
 
     /** A fenced connection for {@link #resource}; token 0 means none. */

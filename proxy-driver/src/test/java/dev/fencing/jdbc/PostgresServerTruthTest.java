@@ -32,13 +32,6 @@ class PostgresServerTruthTest extends ServerTruthTest {
                         + " FOR EACH STATEMENT EXECUTE FUNCTION " + table + "_logged()");
     }
 
-    @Override
-    void dropData() throws SQLException {
-        super.dropData();
-        TestDatabase.exec(raw, "DROP FUNCTION IF EXISTS " + table + "_logged()",
-                "DROP PROCEDURE IF EXISTS " + table + "_commits()");
-    }
-
     @Test
     void aFailedPrepareTransactionEndsTheTransaction_C9() throws Exception {
         Assumptions.assumeTrue(value("SELECT setting::int FROM pg_settings WHERE name = 'max_prepared_transactions'")

@@ -59,8 +59,7 @@ abstract class ServerTruthTest {
     void dropData() throws SQLException {
         newOwner.shutdownNow();
         judge.close();
-        TestDatabase.exec(raw, "DROP TABLE IF EXISTS " + table + "_def", "DROP TABLE IF EXISTS " + table,
-                "DROP TABLE IF EXISTS " + log);
+        TestDatabase.dropNamed(raw, table);
     }
 
     Connection owner(long token) throws SQLException {

@@ -92,6 +92,52 @@ public enum TestDatabase {
         }
     }
 
+    /**
+     * Drops what a test created under the unique name {@code name} (from {@link #unique}): on PostgreSQL every
+     * schema, table, view, sequence and routine named {@code name} or {@code name_...}, in any case; on H2, whose in-memory
+     * database is the test's own, everything. Epoch rows stay: the database refuses to delete marks.
+     */
+    public static void dropNamed(String rawUrl, String name) throws SQLException {
+        if (!rawUrl.startsWith("jdbc:postgresql:")) {
+            exec(rawUrl, "DROP ALL OBJECTS");
+            return;
+        }
+        String exact = name.toLowerCase(java.util.Locale.ROOT);
+        String prefixed = exact.replace("_", "\\_") + "\\_%";
+        String matches = " = ? OR lower(%1$s) LIKE ? ESCAPE '\\'";
+        java.util.List<String> drops = new java.util.ArrayList<>();
+        try (Connection c = DriverManager.getConnection(rawUrl)) {
+            collect(c, drops, "SELECT 'DROP SCHEMA IF EXISTS ' || quote_ident(nspname) || ' CASCADE' FROM pg_namespace"
+                    + " WHERE lower(nspname)" + String.format(matches, "nspname"), exact, prefixed);
+            collect(c, drops, "SELECT 'DROP ' || CASE c.relkind WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW'"
+                    + " WHEN 'S' THEN 'SEQUENCE' ELSE 'TABLE' END || ' IF EXISTS ' || quote_ident(n.nspname) || '.' || quote_ident(c.relname)"
+                    + " || ' CASCADE' FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                    + " WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S') AND (lower(c.relname)"
+                    + String.format(matches, "c.relname") + ")", exact, prefixed);
+            collect(c, drops, "SELECT 'DROP ' || CASE p.prokind WHEN 'p' THEN 'PROCEDURE' WHEN 'a' THEN 'AGGREGATE'"
+                    + " ELSE 'FUNCTION' END || ' IF EXISTS ' || p.oid::regprocedure::text || ' CASCADE'"
+                    + " FROM pg_proc p WHERE lower(p.proname)" + String.format(matches, "p.proname"), exact, prefixed);
+            try (Statement s = c.createStatement()) {
+                for (String drop : drops) {
+                    s.execute(drop);
+                }
+            }
+        }
+    }
+
+    private static void collect(Connection c, java.util.List<String> drops, String query, String exact,
+                                String prefixed) throws SQLException {
+        try (java.sql.PreparedStatement ps = c.prepareStatement(query)) {
+            ps.setString(1, exact);
+            ps.setString(2, prefixed);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    drops.add(rs.getString(1));
+                }
+            }
+        }
+    }
+
     /** A name unique in this JVM run, for tables and resources shared on the PostgreSQL server. */
     public static String unique(String prefix) {
         return prefix + "_" + ProcessHandle.current().pid() + "_" + NAMES.incrementAndGet();

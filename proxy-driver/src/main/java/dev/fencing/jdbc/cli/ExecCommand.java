@@ -30,7 +30,8 @@ import java.util.concurrent.Callable;
  * process group (SIGTERM, then SIGKILL after a grace period) as soon as a renewal finds the lease lost, or
  * renewals have failed for a whole time to live, and when the command ends (what it left running).
  */
-@Command(name = "exec", description = "Run COMMAND under a lease: acquire, start it with $"
+@Command(name = "exec", mixinStandardHelpOptions = true,
+        description = "Run COMMAND under a lease: acquire, start it with $"
         + Settings.DEFAULT_TOKEN_ENV + " and $" + Settings.DEFAULT_RESOURCE_ENV + " set, renew, stop it when the"
         + " lease is lost, release on exit. Exits with COMMAND's exit code.")
 final class ExecCommand implements Callable<Integer> {

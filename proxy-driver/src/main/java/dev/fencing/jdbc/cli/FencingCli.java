@@ -56,6 +56,10 @@ public final class FencingCli {
             String name = e.getCommandLine().getCommandName();
             err.println("fencing: " + e.getMessage() + " (see 'fencing " + (name.equals("fencing") ? "" : name + " ")
                     + "--help')");
+            if (name.equals("exec") && e instanceof CommandLine.UnmatchedArgumentException) {
+                err.println("fencing: put the command after '--', so that its own options are not read as"
+                        + " fencing's: fencing exec --resource <resource> -- <command> [<args>...]");
+            }
             return Exit.USAGE;
         });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
@@ -104,7 +108,8 @@ public final class FencingCli {
         return Exit.INTERNAL;
     }
 
-    @Command(name = "init", description = "Create the epoch table and the lease table when missing (idempotent).")
+    @Command(name = "init", mixinStandardHelpOptions = true,
+            description = "Create the epoch table and the lease table when missing (idempotent).")
     int init(@Mixin ConnectionOptions db,
              @Option(names = "--dry-run", description = "Print the SQL for a DBA instead of running it.")
              boolean dryRun,
@@ -145,11 +150,13 @@ public final class FencingCli {
         }
     }
 
-    @Command(name = "acquire", description = "Acquire a lease and print its token (scripts: TOKEN=$(fencing acquire ...)).")
+    @Command(name = "acquire", mixinStandardHelpOptions = true,
+            description = "Acquire a lease and print its token (scripts: TOKEN=$(fencing acquire ...)).")
     int acquire(@Mixin ConnectionOptions db, @Mixin LeaseOptions lease,
                 @Option(names = "--ttl", required = true, converter = DurationConverter.class,
-                        description = "Lease time to live, e.g. 30s.") Duration ttl,
+                        paramLabel = "<duration>", description = "Lease time to live, e.g. 30s.") Duration ttl,
                 @Option(names = "--wait", defaultValue = "0s", converter = DurationConverter.class,
+                        paramLabel = "<duration>",
                         description = "Wait up to this long for another holder's lease to end (default: fail at once).")
                 Duration wait,
                 @Option(names = "--revoke", description = "Immediate revocation: make the new token the resource's"
@@ -167,10 +174,12 @@ public final class FencingCli {
         return Exit.OK;
     }
 
-    @Command(name = "renew", description = "Extend a lease by its time to live.")
+    @Command(name = "renew", mixinStandardHelpOptions = true,
+            description = "Extend a lease by its time to live.")
     int renew(@Mixin ConnectionOptions db, @Mixin LeaseOptions lease, @Mixin TokenOption token,
               @Option(names = "--ttl", required = true, converter = DurationConverter.class,
-                      description = "New time to live from now, e.g. 30s.") Duration ttl) throws SQLException {
+                      paramLabel = "<duration>", description = "New time to live from now, e.g. 30s.") Duration ttl)
+            throws SQLException {
         try (TokenIssuer issuer = db.issuer()) {
             Lease renewed = issuer.renew(new Lease(lease.resource, lease.holder, token.token, null), ttl);
             spec.commandLine().getOut().println("renewed until " + renewed.expiresAt() + " (database time)");
@@ -178,7 +187,8 @@ public final class FencingCli {
         return Exit.OK;
     }
 
-    @Command(name = "release", description = "Release a lease (its token stays issued and is never handed out again).")
+    @Command(name = "release", mixinStandardHelpOptions = true,
+            description = "Release a lease (its token stays issued and is never handed out again).")
     int release(@Mixin ConnectionOptions db, @Mixin LeaseOptions lease, @Mixin TokenOption token)
             throws SQLException {
         try (TokenIssuer issuer = db.issuer()) {
@@ -190,9 +200,11 @@ public final class FencingCli {
         return Exit.OK;
     }
 
-    @Command(name = "status", description = "Show each resource's high-water mark, issued mark, holder and expiry.")
+    @Command(name = "status", mixinStandardHelpOptions = true,
+            description = "Show each resource's high-water mark, issued mark, holder and expiry.")
     int status(@Mixin ConnectionOptions db,
-               @Option(names = "--resource", description = "Only this resource.") String only) throws SQLException {
+               @Option(names = "--resource", paramLabel = "<resource>", description = "Only this resource.")
+               String only) throws SQLException {
         PrintWriter out = spec.commandLine().getOut();
         try (TokenIssuer issuer = db.issuer()) {
             List<LeaseStatus> all = issuer.status();
@@ -215,7 +227,8 @@ public final class FencingCli {
         return Exit.OK;
     }
 
-    @Command(name = "reconcile", description = "After a restore: raise issued marks below the high-water mark"
+    @Command(name = "reconcile", mixinStandardHelpOptions = true,
+            description = "After a restore: raise issued marks below the high-water mark"
             + " (never lowers anything).")
     int reconcile(@Mixin ConnectionOptions db,
                   @Option(names = "--adopt", description = "Also give every resource of the epoch table without a"
@@ -244,7 +257,8 @@ public final class FencingCli {
 
     /** The token of an existing lease. */
     static final class TokenOption {
-        @Option(names = "--token", required = true, description = "The lease's token.")
+        @Option(names = "--token", required = true, converter = TokenConverter.class, paramLabel = "<token>",
+                description = "The lease's token (a positive integer).")
         long token;
     }
 }

@@ -135,8 +135,7 @@ public final class AuditLog {
         for (Path file : EXIT_FILES) {
             try {
                 report.write(file);
-                System.err.println("fencing audit: " + report.total() + " refusals (" + report.findings().size()
-                        + " distinct statements); report written to " + file + " and "
+                System.err.println(report.headline() + "; report written to " + file + " and "
                         + FencingAudit.Report.summaryFile(file));
             } catch (IOException | RuntimeException e) {
                 System.err.println("fencing audit: cannot write the report to " + file + ": " + e);

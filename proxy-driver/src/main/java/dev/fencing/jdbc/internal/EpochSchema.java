@@ -69,9 +69,11 @@ final class EpochSchema {
                 throw e;
             }
             SQLException configurationError = mode == Settings.SchemaMode.CREATE
-                    ? Settings.configuration("cannot create the epoch table " + sql.table() + ": " + e.getMessage())
-                    : Settings.configuration("the epoch table " + sql.table() + " is missing or lacks the columns"
-                    + " (resource, epoch): " + e.getMessage() + ". Create it with: " + sql.createTable() + "; "
+                    ? Settings.configuration("cannot create the epoch table " + sql.table() + ": "
+                    + firstLine(e.getMessage()))
+                    : Settings.configuration("the epoch table " + sql.table() + (tableMissing(e)
+                    ? " does not exist" : " cannot be read as (resource, epoch): " + firstLine(e.getMessage()))
+                    + ". Create it with: " + sql.createTable() + "; "
                     + String.join("; ", sql.protect()) + " -- or connect once with fencing.schema=create");
             configurationError.initCause(e);
             throw configurationError;
@@ -150,6 +152,30 @@ final class EpochSchema {
      * Whether the statement failed because of the table itself: SQLState class 42 (undefined table or column,
      * syntax, privileges) or 3F (no such schema), or H2's "schema not found" (90079).
      */
+    /**
+     * Table not found: PostgreSQL {@code 42P01}; H2 {@code 42S02}, {@code 42S03} (with candidates) and
+     * {@code 42S04} (empty database); MariaDB {@code 42S02}.
+     */
+    private static boolean tableMissing(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.equals("42P01") || state.equals("42S02") || state.equals("42S03")
+                || state.equals("42S04"));
+    }
+
+    /**
+     * A server message without the lines it adds for a console (PostgreSQL's {@code Position: 29}, H2's SQL
+     * statement echo), which mean nothing to the reader of a configuration error.
+     */
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "";
+        }
+        int end = message.indexOf('\n');
+        String line = (end < 0 ? message : message.substring(0, end)).trim();
+        int echo = line.indexOf("; SQL statement:");
+        return echo < 0 ? line : line.substring(0, echo);
+    }
+
     private static boolean aboutTheTable(SQLException e) {
         String state = e.getSQLState();
         return state != null && (state.startsWith("42") || state.startsWith("3F") || state.equals("90079"));

@@ -74,7 +74,7 @@ public final class FencedConnectionImpl implements FencedConnection {
                 ? new IssuerCheck(raw, leaseSql, tables.leasePresent()) : null;
         this.guard = new EpochGuard(raw, analyzer.epochSql(), issuerCheck);
         this.tokens = new TokenResolver(settings, raw);
-        this.refusals = RefusalPolicy.of(settings, analyzer.dialect());
+        this.refusals = RefusalPolicy.of(settings, analyzer.dialect(), tokens::resource);
         this.unwrapAllowed = settings.unwrapAllowed();
         this.epochTableName = settings.epochTable().simpleName();
         this.leaseTableName = settings.leaseTable().simpleName();
@@ -302,7 +302,10 @@ public final class FencedConnectionImpl implements FencedConnection {
     <T> T fence(String sql, boolean prefixable, boolean repeatable, EpochGuard.Call<T> call) throws SQLException {
         String resource = tokens.resource();
         try {
-            return guard.run(resource, tokens.token(resource), prefixable, repeatable, call);
+            long token = tokens.token(resource);
+            T result = guard.run(resource, token, prefixable, repeatable, call);
+            FenceMetrics.of(resource).guarded(token);
+            return result;
         } catch (FencingRefusedException refusal) {
             // Raised before the call ran (token resolution, or the guard's lock or advance): nothing changed yet.
             refusals.refuse(refusal, sql);
@@ -351,7 +354,7 @@ public final class FencedConnectionImpl implements FencedConnection {
             return type.cast(fenced);
         }
         if (!unwrapAllowed) {
-            throw Refusals.unwrapRefused(type);
+            refusals.refuse(Refusals.unwrapRefused(type), "getObject(" + type.getName() + ")");
         }
         return value;
     }
@@ -616,8 +619,15 @@ public final class FencedConnectionImpl implements FencedConnection {
         raw.beginRequest();
     }
 
+    /**
+     * Also ends the borrower's use of the connection: HikariCP calls {@code clearWarnings()} on every return of a
+     * pooled connection (Apache DBCP2 on passivation), and none tells the driver otherwise, so the connection's own
+     * token and resource are forgotten here and never reach the next borrower. Forgotten first, so a failure to
+     * clear the warnings cannot keep them.
+     */
     @Override
     public void clearWarnings() throws SQLException {
+        tokens.handedBack();
         raw.clearWarnings();
     }
 
@@ -654,9 +664,8 @@ public final class FencedConnectionImpl implements FencedConnection {
     /** A pool that marks request boundaries (JDBC 4.3) returns the connection: the next borrower starts without its token. */
     @Override
     public void endRequest() throws SQLException {
+        tokens.handedBack();
         raw.endRequest();
-        tokens.clearConnectionToken();
-        tokens.clearConnectionResource();
     }
 
     @Override

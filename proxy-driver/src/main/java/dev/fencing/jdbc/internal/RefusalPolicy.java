@@ -6,29 +6,34 @@ import dev.fencing.sql.SqlRedaction;
 
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.function.Supplier;
 
 /**
  * The one place that decides what a refusal does. In enforce mode (the default) the refusal is thrown; in audit
  * mode ({@code fencing.mode=audit}) it is not, and the caller runs the statement as the underlying driver would,
- * unguarded. Either way it is counted in the {@link AuditLog}, with the statement's text stripped of values.
- * Writes to the fence's own tables are refused in every mode: they are the fence's state, not the application's.
+ * unguarded. Either way it is counted in the {@link AuditLog} and the resource's {@link FenceMetrics} (which logs
+ * it), with the statement's text stripped of values. Writes to the fence's own tables are refused in every mode:
+ * they are the fence's state, not the application's.
  */
 final class RefusalPolicy {
     private final boolean audit;
     private final Dialect dialect;
+    /** The connection's resource now, for refusals that name none (a statement that cannot be guarded). */
+    private final Supplier<String> resource;
 
-    private RefusalPolicy(boolean audit, Dialect dialect) {
+    private RefusalPolicy(boolean audit, Dialect dialect, Supplier<String> resource) {
         this.audit = audit;
         this.dialect = dialect;
+        this.resource = resource;
     }
 
-    static RefusalPolicy of(Settings settings, Dialect dialect) throws SQLException {
+    static RefusalPolicy of(Settings settings, Dialect dialect, Supplier<String> resource) throws SQLException {
         boolean audit = settings.mode() == Settings.Mode.AUDIT;
         Path file = settings.auditFile();
         if (audit || file != null) {
             AuditLog.writeAtExit(file == null ? Path.of(Settings.DEFAULT_AUDIT_FILE) : file);
         }
-        return new RefusalPolicy(audit, dialect);
+        return new RefusalPolicy(audit, dialect, resource);
     }
 
     /**
@@ -36,7 +41,7 @@ final class RefusalPolicy {
      * runs the statement untouched.
      */
     void refuse(FencingRefusedException refusal, String statement) throws FencingRefusedException {
-        AuditLog.record(refusal, SqlRedaction.withoutLiterals(statement, dialect), !audit);
+        record(refusal, statement, !audit);
         if (!audit) {
             throw refusal;
         }
@@ -44,8 +49,15 @@ final class RefusalPolicy {
 
     /** Refuses {@code statement} in every mode (recorded as refused): a write to the fence's own tables. */
     void refuseAlways(FencingRefusedException refusal, String statement) throws FencingRefusedException {
-        AuditLog.record(refusal, SqlRedaction.withoutLiterals(statement, dialect), true);
+        record(refusal, statement, true);
         throw refusal;
+    }
+
+    private void record(FencingRefusedException refusal, String statement, boolean refused) {
+        String shape = SqlRedaction.withoutLiterals(statement, dialect);
+        AuditLog.record(refusal, shape, refused);
+        FenceMetrics.of(refusal.getResource() != null ? refusal.getResource() : resource.get())
+                .refused(refusal, shape, refused);
     }
 
     boolean audit() {

@@ -15,6 +15,27 @@ public final class Refusals {
                 resource, 0, -1);
     }
 
+    /**
+     * No token, after the connection's own token or resource was forgotten because the connection was handed back
+     * ({@code clearWarnings()} or {@code endRequest()}, which pools call when a borrower returns it).
+     */
+    public static FencingRefusedException forgottenToken(String resource) {
+        return new FencingRefusedException("fencing: no token for resource '" + resource + "': the token set on this"
+                + " connection was forgotten when the connection was handed back (a pool's clearWarnings() or"
+                + " endRequest()), so it never reaches the next borrower. Set it again after each borrow, or use"
+                + " Fencing.scope(resource, token)", "no token for resource '" + resource
+                + "' (the connection's token ended when it was handed back)", FencingSqlState.INVALID_TOKEN,
+                resource, 0, -1);
+    }
+
+    /** {@code fencing.token.file} names a file that is not there (yet): no token, said in plain words. */
+    public static FencingRefusedException missingTokenFile(String resource, java.nio.file.Path file) {
+        return new FencingRefusedException("fencing: no token for resource '" + resource + "': the token file "
+                + file.toAbsolutePath() + " (" + Settings.TOKEN_FILE + ") does not exist; nothing was changed",
+                "no token for resource '" + resource + "' (the token file does not exist)",
+                FencingSqlState.INVALID_TOKEN, resource, 0, -1);
+    }
+
     public static FencingRefusedException invalidToken(String resource, String source, String value) {
         return new FencingRefusedException("fencing: invalid token " + quote(value) + " from " + source
                 + " for resource '" + resource + "': a token is a positive 64-bit integer",

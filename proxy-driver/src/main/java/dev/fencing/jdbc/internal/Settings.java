@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -49,9 +51,53 @@ public final class Settings {
     public static final String DEFAULT_LEASE_TABLE = "fencing_lease";
     public static final String DEFAULT_AUDIT_FILE = "fencing-audit.json";
 
-    private static final Set<String> KNOWN = Set.of(RESOURCE, TOKEN, TOKEN_FILE, TOKEN_ENV, RESOURCE_ENV,
-            TOKEN_SOURCE, TABLE, SCHEMA, UNWRAP, CACHE_SIZE, LEASE_TABLE, ISSUER_CHECK, MODE,
-            AUDIT_FILE, EXEMPT);
+    /** One setting: its name, its default as a person reads it, and what it is for. */
+    public record Definition(String name, String defaultValue, String description) {
+    }
+
+    /** Every setting, sorted by name: the one list that messages and {@code getPropertyInfo} are made from. */
+    public static final List<Definition> DEFINITIONS = sorted(List.of(
+            new Definition(RESOURCE, DEFAULT_RESOURCE + " (or $" + DEFAULT_RESOURCE_ENV + ")",
+                    "the resource this connection's mutations are fenced for"),
+            new Definition(TOKEN, "none", "a static fencing token (a positive 64-bit integer)"),
+            new Definition(TOKEN_FILE, "none", "a file holding the token, re-read whenever it changes"),
+            new Definition(TOKEN_ENV, DEFAULT_TOKEN_ENV, "the environment variable holding the token"),
+            new Definition(RESOURCE_ENV, DEFAULT_RESOURCE_ENV, "the environment variable holding the resource"),
+            new Definition(TOKEN_SOURCE, "none", "class name of a dev.fencing.jdbc.TokenSource (public, no-argument"
+                    + " constructor), asked at every mutation"),
+            new Definition(TABLE, DEFAULT_TABLE, "the epoch table, table or schema.table (plain identifiers)"),
+            new Definition(SCHEMA, "validate", "validate: a missing epoch table is an error at connect; create:"
+                    + " create it"),
+            new Definition(UNWRAP, "deny", "allow lets unwrap hand out the underlying driver's objects, which can"
+                    + " run SQL unguarded"),
+            new Definition(CACHE_SIZE, Integer.toString(DEFAULT_CACHE_SIZE), "analysed statements kept per"
+                    + " database"),
+            new Definition(LEASE_TABLE, DEFAULT_LEASE_TABLE, "the token issuer's lease table, named like "
+                    + TABLE + "; must exist when set explicitly"),
+            new Definition(ISSUER_CHECK, "auto", "auto: a token above the issued mark of a resource with a lease"
+                    + " row is refused; off: never checked"),
+            new Definition(MODE, "enforce", "enforce: refusals are thrown; audit: what enforce mode would refuse"
+                    + " runs unguarded and is reported"),
+            new Definition(AUDIT_FILE, DEFAULT_AUDIT_FILE + " (audit mode only)", "where the audit report is"
+                    + " written at JVM exit"),
+            new Definition(EXEMPT, "none", "comma-separated plain tables (table or schema.table) whose"
+                    + " INSERT/UPDATE/DELETE/MERGE/COPY FROM need no token")));
+
+    private static final Set<String> KNOWN = names();
+
+    private static List<Definition> sorted(List<Definition> definitions) {
+        List<Definition> sorted = new ArrayList<>(definitions);
+        sorted.sort(Comparator.comparing(Definition::name));
+        return List.copyOf(sorted);
+    }
+
+    private static Set<String> names() {
+        Set<String> names = new LinkedHashSet<>();
+        for (Definition definition : DEFINITIONS) {
+            names.add(definition.name());
+        }
+        return Set.copyOf(names);
+    }
 
     /** What to do about the epoch table at connect. */
     public enum SchemaMode { VALIDATE, CREATE }
@@ -95,7 +141,7 @@ public final class Settings {
         String targetUrl = "jdbc:" + stripUrlSettings(rest, values);
         for (String name : values.keySet()) {
             if (!KNOWN.contains(name)) {
-                throw configuration("unknown setting '" + name + "'; known settings: " + String.join(", ", KNOWN));
+                throw unknown(name);
             }
         }
         Settings settings = new Settings(targetUrl, target, values);
@@ -150,6 +196,48 @@ public final class Settings {
             }
         }
         return out.toString();
+    }
+
+    /**
+     * An unknown setting: the known ones in name order, with the nearest as a suggestion when it is a likely
+     * misspelling (at most a third of its letters, and at most three, differ).
+     */
+    static SQLException unknown(String name) {
+        String nearest = null;
+        int best = Integer.MAX_VALUE;
+        List<String> known = new ArrayList<>();
+        for (Definition definition : DEFINITIONS) {
+            known.add(definition.name());
+            int distance = editDistance(name, definition.name());
+            if (distance < best) {
+                best = distance;
+                nearest = definition.name();
+            }
+        }
+        String suffix = name.substring("fencing.".length());
+        boolean near = best <= Math.min(3, Math.max(1, suffix.length() / 3));
+        return configuration("unknown setting '" + name + "'" + (near ? "; did you mean '" + nearest + "'?" : "")
+                + " Known settings: " + String.join(", ", known));
+    }
+
+    /** Levenshtein distance: the fewest single-character insertions, deletions and substitutions. */
+    static int editDistance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
     }
 
     static SQLException configuration(String message) {

@@ -17,7 +17,8 @@ import java.util.OptionalLong;
  * Decides which resource and token are in force for one connection at the moment a statement runs. Precedence,
  * highest first: the thread's {@link Fencing} scope; on PostgreSQL, a {@code SET LOCAL fencing.token} of the
  * transaction the server has open now; the connection's own token and resource (typed setters,
- * {@code setClientInfo}, {@code SET fencing.*}); then the static sources: {@code fencing.token},
+ * {@code setClientInfo}, {@code SET fencing.*}), which last until the connection is handed back to its pool
+ * ({@link #handedBack()}); then the static sources: {@code fencing.token},
  * {@code fencing.token.file}, {@code fencing.token.source}, and the environment variable. Every resource name is
  * checked against {@link dev.fencing.sql.ResourceName} where it enters.
  */
@@ -33,6 +34,11 @@ final class TokenResolver {
     private final String staticResource;
     private String connectionResource;
     private long connectionToken;
+    /**
+     * Whether a token or resource set on this connection was forgotten when the connection was handed back
+     * ({@link #handedBack()}), so a refusal for a missing token can say why; setting a token again ends it.
+     */
+    private boolean forgotten;
     /**
      * Whether this connection has sent {@code SET LOCAL fencing.token}: from then on every resolution asks the
      * server for the value in its current transaction, since only the server knows when that transaction ended.
@@ -83,7 +89,7 @@ final class TokenResolver {
     long token(String resource) throws SQLException {
         long token = find(resource);
         if (token == 0) {
-            throw Refusals.missingToken(resource);
+            throw forgotten ? Refusals.forgottenToken(resource) : Refusals.missingToken(resource);
         }
         return token;
     }
@@ -143,7 +149,7 @@ final class TokenResolver {
             throw Refusals.invalidToken(resource, "token file " + tokenFile.path() + " (unreadable: " + e + ")", null);
         }
         if (text == null) {
-            throw Refusals.invalidToken(resource, "token file " + tokenFile.path() + " (missing)", null);
+            throw Refusals.missingTokenFile(resource, tokenFile.path());
         }
         return valid(resource, "token file " + tokenFile.path(), text);
     }
@@ -177,6 +183,7 @@ final class TokenResolver {
     /** Sets the connection's token from text (client info): invalid text is refused and changes nothing. */
     void setConnectionToken(String text, String source) throws FencingRefusedException {
         connectionToken = text == null ? 0 : checked(text, source);
+        forgotten = false;
     }
 
     /**
@@ -192,6 +199,7 @@ final class TokenResolver {
             }
         }
         connectionToken = token;
+        forgotten = false;
     }
 
     /**
@@ -213,6 +221,7 @@ final class TokenResolver {
             }
         }
         localTokens = true;
+        forgotten = false;
     }
 
     private long checked(String text, String source) throws FencingRefusedException {
@@ -228,6 +237,7 @@ final class TokenResolver {
             throw Refusals.invalidToken(resource(), "setFencingToken", Long.toString(token));
         }
         connectionToken = token;
+        forgotten = false;
     }
 
     void clearConnectionToken() {
@@ -244,6 +254,18 @@ final class TokenResolver {
 
     /** Returns to the configured resource. */
     void clearConnectionResource() {
+        connectionResource = null;
+    }
+
+    /**
+     * The borrower is done with the connection (a pool took it back): its own token and resource are forgotten, so
+     * the next borrower starts from the configured sources only. A thread's scope is untouched: it is the thread's.
+     */
+    void handedBack() {
+        if (connectionToken > 0 || connectionResource != null) {
+            forgotten = true;
+        }
+        connectionToken = 0;
         connectionResource = null;
     }
 }

@@ -1,12 +1,12 @@
 package dev.fencing.jdbc.internal;
 
 /** Strict reading of a token written as text (SPEC C1): decimal digits only, positive, within a {@code long}. */
-final class TokenText {
+public final class TokenText {
     private TokenText() {
     }
 
     /** The token {@code text} denotes after trimming white space, or -1 when it is not a valid token. */
-    static long parse(String text) {
+    public static long parse(String text) {
         if (text == null) {
             return -1;
         }

@@ -7,6 +7,8 @@ import java.sql.Driver;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Enumeration;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -45,8 +47,25 @@ public final class Unfenced {
                 return driver;
             }
         }
-        throw new SQLException("fencing: no JDBC driver on the class path accepts " + redact(targetUrl)
-                + " (add the database's driver, e.g. org.postgresql:postgresql or com.h2database:h2)", "08001");
+        throw new SQLException("fencing: no JDBC driver on the class path accepts " + redact(targetUrl) + ": "
+                + driverToAdd(targetUrl), "08001");
+    }
+
+    /** The driver artifacts of the databases the project knows, by the URL scheme after {@code jdbc:}. */
+    private static final Map<String, String> DRIVERS = Map.of(
+            "postgresql", "org.postgresql:postgresql",
+            "h2", "com.h2database:h2",
+            "mariadb", "org.mariadb.jdbc:mariadb-java-client",
+            "mysql", "com.mysql:mysql-connector-j");
+
+    /** What to add to the class path for {@code targetUrl}'s scheme. */
+    static String driverToAdd(String targetUrl) {
+        String rest = targetUrl.substring("jdbc:".length());
+        int colon = rest.indexOf(':');
+        String scheme = (colon < 0 ? rest : rest.substring(0, colon)).toLowerCase(Locale.ROOT);
+        String artifact = DRIVERS.get(scheme);
+        return artifact != null ? "add the " + scheme + " driver, " + artifact + ", to the class path"
+                : "add the JDBC driver for 'jdbc:" + scheme + ":' URLs to the class path";
     }
 
     private static String redact(String url) {

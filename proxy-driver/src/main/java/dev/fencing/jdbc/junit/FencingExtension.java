@@ -14,7 +14,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.Locale;
 import javax.sql.DataSource;
 
@@ -30,7 +33,12 @@ import javax.sql.DataSource;
  * caught and swallowed still fails the build. After the class, the {@link FencingAudit} report of what the class
  * caused is written to {@link #reportTo(Path)}: by default {@code target/fencing-audit/<test class>.json}, with the
  * readable summary beside it as {@code .txt}; at JVM exit the whole run's report goes to
- * {@code target/fencing-audit/jvm.json}.
+ * {@code target/fencing-audit/jvm.json}. When refusals fail tests, a refusal caused outside the tests (in
+ * {@code @BeforeAll}, {@code @AfterAll}, a static initializer) fails the class, after its report is written.
+ *
+ * <p>Before the class runs, the extension opens one connection through its data source, which creates the epoch
+ * table when it is missing; so application code that opens its own {@code jdbc:fencing:} connections to the same
+ * database needs no {@code fencing.schema=create} of its own.
  *
  * <p>Refusals are attributed to the test that was running when they were recorded, so run the test classes that
  * use this extension sequentially (JUnit's default).
@@ -53,6 +61,8 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
     private long token;
     private Boolean failOnRefusals;
     private Path reportFile;
+    /** Whether a connection through {@link #dataSource} has prepared the epoch table. */
+    private volatile boolean prepared;
 
     private FencingExtension(String url) {
         dataSource.setUrl(url);
@@ -98,9 +108,12 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
         return this;
     }
 
-    /** Where the class's report goes: JSON there, the readable summary beside it as {@code .txt}. */
-    public FencingExtension reportTo(Path jsonFile) {
-        this.reportFile = jsonFile;
+    /**
+     * Where the class's report goes: a JSON file, with the readable summary beside it as {@code .txt}; or, when
+     * {@code path} is an existing directory, {@code <test class>.json} in it.
+     */
+    public FencingExtension reportTo(Path path) {
+        this.reportFile = path;
         return this;
     }
 
@@ -126,23 +139,57 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
     @Override
     public void beforeAll(ExtensionContext context) {
         context.getStore(NAMESPACE).put(FencingAudit.Report.class, FencingAudit.report());
+        context.getStore(NAMESPACE).put(InTests.class, new InTests());
+        prepareEpochTable();
         openScope(context);
+    }
+
+    /**
+     * Creates the epoch table when missing, for the application's own connections as much as for ours, by opening
+     * one connection: before the class, and again before each test until it worked, since the class's own
+     * {@code @BeforeAll} (which runs after this extension's) may be what creates the database or its schema. A
+     * failure here is not the test's: the same error comes back from the first real use of the database.
+     */
+    private void prepareEpochTable() {
+        if (prepared) {
+            return;
+        }
+        try (Connection c = dataSource.getConnection()) {
+            prepared = c.isValid(1);
+        } catch (SQLException notReadyYet) {
+            // retried before the next test; see above
+        }
     }
 
     @Override
     public void afterAll(ExtensionContext context) {
         closeScope(context);
-        Path file = reportFile != null ? reportFile
-                : Path.of("target", "fencing-audit", context.getRequiredTestClass().getName() + ".json");
+        String name = context.getRequiredTestClass().getName() + ".json";
+        Path file = reportFile == null ? Path.of("target", "fencing-audit", name)
+                : Files.isDirectory(reportFile) ? reportFile.resolve(name) : reportFile;
+        FencingAudit.Report caused = caused(context);
         try {
-            caused(context).write(file);
+            caused.write(file);
         } catch (IOException e) {
             throw new UncheckedIOException("fencing: cannot write the audit report to " + file, e);
         }
+        long outside = caused.total() - context.getStore(NAMESPACE).get(InTests.class, InTests.class).count;
+        if (failing() && outside > 0) {
+            throw new AssertionError("fencing (" + mode.name().toLowerCase(Locale.ROOT) + " mode): "
+                    + context.getDisplayName() + " caused " + outside
+                    + " refusal(s) outside its tests (@BeforeAll, @AfterAll or static initialization); the class's"
+                    + " report, " + file + ", lists them with the tests' own\n" + caused.summary());
+        }
+    }
+
+    /** How many refusals the class's tests caused, so that the rest can be told apart at the end of the class. */
+    private static final class InTests {
+        long count;
     }
 
     @Override
     public void beforeEach(ExtensionContext context) {
+        prepareEpochTable();
         context.getStore(NAMESPACE).put(FencingAudit.Report.class, FencingAudit.report());
         openScope(context);
     }
@@ -151,6 +198,10 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
     public void afterEach(ExtensionContext context) {
         closeScope(context);
         FencingAudit.Report caused = caused(context);
+        InTests inTests = context.getStore(NAMESPACE).get(InTests.class, InTests.class);
+        if (inTests != null) {
+            inTests.count += caused.total();
+        }
         if (failing() && !caused.isEmpty()) {
             throw new AssertionError("fencing (" + mode.name().toLowerCase(Locale.ROOT) + " mode): "
                     + context.getDisplayName() + " caused refusals\n" + caused.summary());

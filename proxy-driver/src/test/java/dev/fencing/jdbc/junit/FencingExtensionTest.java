@@ -7,6 +7,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
@@ -167,6 +168,73 @@ class FencingExtensionTest {
              ResultSet rs = s.executeQuery("SELECT epoch FROM fencing_epoch WHERE resource = 'items'")) {
             assertTrue(rs.next());
             assertEquals(4, rs.getLong(1));
+        }
+    }
+
+    /** Legacy set-up code that swallows a refusal in {@code @BeforeAll}: the tests pass, the class must not. */
+    static class SwallowingSetUpSuite {
+        @RegisterExtension
+        static final FencingExtension FENCING = FencingExtension.forUrl(RAW).mode(FencingExtension.Mode.ENFORCE)
+                .reportTo(reportFile);
+
+        @BeforeAll
+        static void setUpSwallows() {
+            try {
+                increment(FENCING.dataSource());
+            } catch (SQLException e) {
+                System.err.println("legacy set-up logs and carries on: " + e.getMessage());
+            }
+        }
+
+        @Test
+        void passes() {
+        }
+    }
+
+    @Test
+    void enforceModeFailsAClassWhoseSetUpSwallowedARefusal_C1(@TempDir Path dir) throws Exception {
+        reportFile = dir;
+        int before = n();
+        EngineExecutionResults results = EngineTestKit.engine("junit-jupiter").selectors(
+                selectClass(SwallowingSetUpSuite.class)).execute();
+        results.testEvents().assertStatistics(stats -> stats.succeeded(1).failed(0));
+        Events failed = results.containerEvents().failed();
+        assertEquals(1, failed.count(), "the class fails");
+        Throwable failure = failed.stream().findFirst().orElseThrow().getPayload(
+                org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow();
+        assertTrue(failure.getMessage().contains("caused 1 refusal(s) outside its tests"), failure.getMessage());
+        assertEquals(before, n(), "enforce mode refused the write");
+        assertTrue(Files.exists(dir.resolve(SwallowingSetUpSuite.class.getName() + ".json")),
+                "reportTo(directory) writes <test class>.json in it");
+    }
+
+    /** Application code that opens its own fencing connection, with no fencing.schema of its own. */
+    static class OwnConnectionSuite {
+        static final String OWN = "jdbc:h2:mem:extension_own;DB_CLOSE_DELAY=-1";
+
+        @RegisterExtension
+        static final FencingExtension FENCING = FencingExtension.forUrl(OWN).mode(FencingExtension.Mode.ENFORCE)
+                .scope("own", 2).reportTo(reportFile);
+
+        @Test
+        void writesThroughItsOwnUrl() throws SQLException {
+            try (Connection c = DriverManager.getConnection("jdbc:fencing:" + OWN.substring(5));
+                 Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE own_item (n INT)");
+                assertEquals(1, s.executeUpdate("INSERT INTO own_item VALUES (1)"));
+            }
+        }
+    }
+
+    @Test
+    void applicationCodeOpeningItsOwnConnectionsFindsTheEpochTable(@TempDir Path dir) throws Exception {
+        reportFile = dir.resolve("report.json");
+        run(OwnConnectionSuite.class).assertStatistics(stats -> stats.succeeded(1).failed(0));
+        try (Connection c = DriverManager.getConnection(OwnConnectionSuite.OWN); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM own_item")) {
+            rs.next();
+            assertEquals(1, rs.getInt(1));
+            s.execute("DROP ALL OBJECTS");
         }
     }
 

@@ -1,0 +1,114 @@
+package dev.fencing.jdbc;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Driver;
+import java.sql.DriverManager;
+import java.sql.DriverPropertyInfo;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What the driver says when it is set up wrong: plain words, the known choices, and what to do. */
+class MessagesTest {
+    private static final List<String> ALL_SETTINGS = List.of("fencing.audit.file", "fencing.cache.size",
+            "fencing.exempt", "fencing.issuer.check", "fencing.lease.table", "fencing.mode", "fencing.resource",
+            "fencing.resource.env", "fencing.schema", "fencing.table", "fencing.token", "fencing.token.env",
+            "fencing.token.file", "fencing.token.source", "fencing.unwrap");
+
+    @Test
+    void anUnknownSettingListsTheKnownOnesSortedAndSuggestsANearMiss() {
+        SQLException e = assertThrows(SQLException.class,
+                () -> DriverManager.getConnection("jdbc:fencing:h2:mem:msg1;fencing.tokn=3"));
+        assertEquals(FencingSqlState.CONFIGURATION, e.getSQLState());
+        assertTrue(e.getMessage().contains("unknown setting 'fencing.tokn'; did you mean 'fencing.token'?"),
+                e.getMessage());
+        assertTrue(e.getMessage().endsWith("Known settings: " + String.join(", ", ALL_SETTINGS)), e.getMessage());
+    }
+
+    @Test
+    void anUnknownSettingFarFromAnyHasNoSuggestion() {
+        SQLException e = assertThrows(SQLException.class,
+                () -> DriverManager.getConnection("jdbc:fencing:h2:mem:msg2;fencing.colour=blue"));
+        assertFalse(e.getMessage().contains("did you mean"), e.getMessage());
+        assertTrue(e.getMessage().contains("Known settings: fencing.audit.file, "), e.getMessage());
+    }
+
+    @Test
+    void aUrlWithoutItsDriverNamesTheDriverForItsScheme() {
+        assertDriverNamed("jdbc:fencing:mariadb://127.0.0.1:3306/app", "org.mariadb.jdbc:mariadb-java-client");
+        assertDriverNamed("jdbc:fencing:mysql://127.0.0.1:3306/app", "com.mysql:mysql-connector-j");
+        assertDriverNamed("jdbc:fencing:oracle:thin:@db:1521/app", "the JDBC driver for 'jdbc:oracle:' URLs");
+    }
+
+    private static void assertDriverNamed(String url, String driver) {
+        SQLException e = assertThrows(SQLException.class, () -> DriverManager.getConnection(url));
+        assertEquals("08001", e.getSQLState());
+        assertTrue(e.getMessage().contains(driver), e.getMessage());
+        assertFalse(e.getMessage().contains("org.postgresql:postgresql"), e.getMessage());
+    }
+
+    @Test
+    void aMissingTokenFileIsSaidInPlainWords(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("token");
+        try (Connection c = DriverManager.getConnection("jdbc:fencing:h2:mem:msg3;fencing.schema=create;"
+                + "fencing.token.file=" + file); Statement s = c.createStatement()) {
+            c.unwrap(FencedConnection.class);
+            try (Connection raw = DriverManager.getConnection("jdbc:h2:mem:msg3"); Statement r = raw.createStatement()) {
+                r.execute("CREATE TABLE t (n INT)");
+                FencingRefusedException e = assertThrows(FencingRefusedException.class,
+                        () -> s.executeUpdate("INSERT INTO t VALUES (1)"));
+                assertEquals(FencingSqlState.INVALID_TOKEN, e.getSQLState());
+                assertTrue(e.getMessage().contains("the token file " + file.toAbsolutePath() + " (fencing.token.file)"
+                        + " does not exist"), e.getMessage());
+                assertFalse(e.getMessage().contains("(none)"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void aMissingEpochTableOnH2SaysItDoesNotExist() {
+        assertMissingTable("jdbc:fencing:h2:mem:msg4");
+    }
+
+    @Test
+    @RequiresPostgres
+    void aMissingEpochTableOnPostgresSaysItDoesNotExistWithoutTheServersPosition() {
+        String table = TestDatabase.unique("no_such_epoch");
+        assertMissingTable(TestDatabase.fenced(TestDatabase.pgUrl(), "fencing.table=" + table));
+    }
+
+    private static void assertMissingTable(String url) {
+        SQLException e = assertThrows(SQLException.class, () -> DriverManager.getConnection(url));
+        assertEquals(FencingSqlState.CONFIGURATION, e.getSQLState());
+        assertTrue(e.getMessage().contains("does not exist. Create it with: CREATE TABLE"), e.getMessage());
+        assertFalse(e.getMessage().contains("Position"), e.getMessage());
+    }
+
+    @Test
+    void getPropertyInfoListsEverySettingWithItsDefault() throws SQLException {
+        Driver driver = DriverManager.getDriver("jdbc:fencing:h2:mem:msg5");
+        Properties info = new Properties();
+        info.setProperty("fencing.mode", "audit");
+        List<String> names = new ArrayList<>();
+        for (DriverPropertyInfo property : driver.getPropertyInfo("jdbc:fencing:h2:mem:msg5", info)) {
+            names.add(property.name);
+            assertTrue(property.description.contains("(default: "), property.name + ": " + property.description);
+            if (property.name.equals("fencing.mode")) {
+                assertEquals("audit", property.value);
+                assertTrue(property.description.endsWith("(default: enforce)"), property.description);
+            }
+        }
+        assertEquals(ALL_SETTINGS, names);
+    }
+}
