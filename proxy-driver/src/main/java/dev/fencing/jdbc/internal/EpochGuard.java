@@ -44,7 +44,7 @@ final class EpochGuard {
     private final Connection raw;
     private final EpochSql sql;
     private final IssuerCheck issuerCheck;
-    private final TransactionProbe probe;
+    private final SessionProbe probe;
     /** Marks this connection saw committed, per resource; only chooses the form of the guard. */
     private final Map<String, Long> committedMarks = new HashMap<>(4);
     /** Marks the current transaction has locked at, per resource: committed marks once it commits. */
@@ -57,7 +57,7 @@ final class EpochGuard {
         this.raw = raw;
         this.sql = sql;
         this.issuerCheck = issuerCheck;
-        this.probe = TransactionProbe.of(raw, sql.dialect());
+        this.probe = SessionProbe.of(raw, sql.dialect());
     }
 
     EpochSql sql() {

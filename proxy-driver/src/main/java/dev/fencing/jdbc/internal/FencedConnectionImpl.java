@@ -80,7 +80,7 @@ public final class FencedConnectionImpl implements FencedConnection {
         this.leaseTableName = settings.leaseTable().simpleName();
         this.catalog = Catalog.open(raw, analyzer.dialect(), settings.exemptTables());
         this.prefixGuard = analyzer.epochSql().prefixGuard();
-        this.textIsOneTransaction = prefixGuard != null && !sendsStatementsOneByOne(raw);
+        this.textIsOneTransaction = prefixGuard != null && !SessionProbe.sendsStatementsOneByOne(raw);
     }
 
     /**
@@ -270,29 +270,12 @@ public final class FencedConnectionImpl implements FencedConnection {
 
     /**
      * Whether a mutation can carry the guard ahead of its own text: the database runs both in one round trip and
-     * one transaction (PostgreSQL, not in pgjdbc's simple query mode), the text cannot end that transaction itself (a procedure or block that commits), it is no
-     * call escape (drivers resolve those only at the start of a text), and no generated keys were asked for.
+     * one transaction (PostgreSQL, not in pgjdbc's simple query mode), the text cannot end that transaction itself
+     * (a procedure or block that commits), it is no call escape (drivers resolve those only at the start of a
+     * text), and no generated keys were asked for.
      */
     boolean prefixable(Analysis analysis, boolean keysRequested) {
         return textIsOneTransaction && !analysis.mayEndTransaction() && !analysis.isCallEscape() && !keysRequested;
-    }
-
-    /**
-     * Whether pgjdbc may send the statements of one text as separate queries, each its own transaction in
-     * auto-commit ({@code preferQueryMode=simple} does for prepared statements): then a failing guard ahead of a
-     * statement would not stop it.
-     */
-    private static boolean sendsStatementsOneByOne(Connection raw) {
-        try {
-            Class<?> pg = Class.forName("org.postgresql.PGConnection", false, raw.getClass().getClassLoader());
-            if (!raw.isWrapperFor(pg)) {
-                return false;
-            }
-            Object mode = pg.getMethod("getPreferQueryMode").invoke(raw.unwrap(pg));
-            return "SIMPLE".equals(((Enum<?>) mode).name());
-        } catch (ReflectiveOperationException | SQLException | LinkageError | ClassCastException unknown) {
-            return true; // cannot tell: never rely on one text being one transaction
-        }
     }
 
     /**

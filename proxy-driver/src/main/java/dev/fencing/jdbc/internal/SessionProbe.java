@@ -10,20 +10,21 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * Asks the underlying driver whether its session is inside a transaction (SPEC C9): pgjdbc reports the state the
+ * Asks the underlying driver about its session instead of believing (SPEC C9): whether it is inside a
+ * transaction, and whether pgjdbc sends the statements of one text one by one. pgjdbc reports the state the
  * server sent with its last ReadyForQuery, so a transaction opened or ended by SQL the wrapper cannot follow
  * ({@code BEGIN}, a procedure's {@code COMMIT}, a failed {@code COMMIT}) is seen as the server sees it. On MariaDB,
  * whose drivers keep auto-commit on after a {@code START TRANSACTION} sent as SQL, the server is asked
  * ({@code @@in_transaction}). H2 answers with its session's auto-commit setting, which follows its SQL.
  */
-final class TransactionProbe {
+final class SessionProbe {
     private final Connection raw;
     private final Object pgConnection;
     private final Method pgTransactionState;
     private final boolean askServer;
     private PreparedStatement inTransactionQuery;
 
-    private TransactionProbe(Connection raw, Object pgConnection, Method pgTransactionState, boolean askServer) {
+    private SessionProbe(Connection raw, Object pgConnection, Method pgTransactionState, boolean askServer) {
         this.raw = raw;
         this.pgConnection = pgConnection;
         this.pgTransactionState = pgTransactionState;
@@ -34,16 +35,16 @@ final class TransactionProbe {
      * A probe of {@code raw}: pgjdbc's transaction state where {@code raw} is (or wraps) a pgjdbc connection; the
      * server's {@code @@in_transaction} on MariaDB.
      */
-    static TransactionProbe of(Connection raw, Dialect dialect) {
+    static SessionProbe of(Connection raw, Dialect dialect) {
         try {
             Class<?> base = Class.forName("org.postgresql.core.BaseConnection", false, raw.getClass().getClassLoader());
             if (raw.isWrapperFor(base)) {
-                return new TransactionProbe(raw, raw.unwrap(base), base.getMethod("getTransactionState"), false);
+                return new SessionProbe(raw, raw.unwrap(base), base.getMethod("getTransactionState"), false);
             }
         } catch (ClassNotFoundException | NoSuchMethodException | SQLException | LinkageError notPgjdbc) {
             // not a pgjdbc connection: ask the auto-commit setting below
         }
-        return new TransactionProbe(raw, null, null, dialect == Dialect.MARIADB);
+        return new SessionProbe(raw, null, null, dialect == Dialect.MARIADB);
     }
 
     /**
@@ -69,6 +70,24 @@ final class TransactionProbe {
             return !"IDLE".equals(((Enum<?>) pgTransactionState.invoke(pgConnection)).name());
         } catch (IllegalAccessException | InvocationTargetException e) {
             throw new SQLException("fencing: cannot read the transaction state from the PostgreSQL driver", e);
+        }
+    }
+
+    /**
+     * Whether pgjdbc may send the statements of one text as separate queries, each its own transaction in
+     * auto-commit ({@code preferQueryMode=simple} does for prepared statements): then a failing guard ahead of a
+     * statement would not stop it.
+     */
+    static boolean sendsStatementsOneByOne(Connection raw) {
+        try {
+            Class<?> pg = Class.forName("org.postgresql.PGConnection", false, raw.getClass().getClassLoader());
+            if (!raw.isWrapperFor(pg)) {
+                return false;
+            }
+            Object mode = pg.getMethod("getPreferQueryMode").invoke(raw.unwrap(pg));
+            return "SIMPLE".equals(((Enum<?>) mode).name());
+        } catch (ReflectiveOperationException | SQLException | LinkageError | ClassCastException unknown) {
+            return true; // cannot tell: never rely on one text being one transaction
         }
     }
 }
