@@ -19,6 +19,9 @@ public final class EpochSql {
      */
     public static final String MARK_PROTECTED_STATE = "ZF005";
 
+    /** The first key of the fence's PostgreSQL advisory locks ("FENC"); the second is the resource's hash. */
+    static final int ADVISORY_CLASS = 0x46454E43;
+
     /** The H2 trigger class that protects the marks; H2 runs it in-process (an H2 server needs the jar). */
     public static final String H2_TRIGGER_CLASS = "dev.fencing.jdbc.H2EpochTrigger";
 
@@ -83,7 +86,8 @@ public final class EpochSql {
         }
         return new GuardedSql("SELECT CAST(COALESCE((SELECT CASE WHEN epoch " + dialect.op("=") + " ? THEN '1' ELSE '"
                 + GUARD_FAILURE_MARKER + " stale ' " + dialect.op("||") + " epoch END FROM " + table + " WHERE resource "
-                + dialect.op("=") + " ? AND epoch " + dialect.op(">=") + " ? " + dialect.rowLockClause() + "), '"
+                + dialect.op("=") + " ? AND epoch " + dialect.op(">=") + " ?" + queueShared() + " "
+                + dialect.rowLockClause() + "), '"
                 + GUARD_FAILURE_MARKER + " behind') AS integer)",
                 List.of(GuardedSql.Marker.TOKEN, GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN));
     }
@@ -94,12 +98,34 @@ public final class EpochSql {
      */
     public String lockAtLeast() {
         return "SELECT epoch FROM " + table + " WHERE resource " + dialect.op("=") + " ? AND epoch " + dialect.op(">=")
-                + " ? " + dialect.rowLockClause();
+                + " ?" + queueShared() + " " + dialect.rowLockClause();
     }
 
     /** Reads the mark without a lock; parameter: resource. Used only to word an error message. */
     public String readMark() {
         return "SELECT epoch FROM " + table + " WHERE resource " + dialect.op("=") + " ?";
+    }
+
+    /**
+     * PostgreSQL lets new share-lockers of a row join the ones that hold it while an exclusive locker waits, so
+     * overlapping writers of the old epoch could hold an advance off indefinitely. Its advisory locks queue
+     * fairly: every guard also takes the resource's advisory lock in shared mode (a condition on the epoch row,
+     * so only when the row is there), and {@link #advanceQueue()} takes it exclusively before an advance, after
+     * which no new guard starts until the advance ends. The row lock still decides; the advisory lock only
+     * orders the waiting. Empty elsewhere.
+     */
+    private String queueShared() {
+        return dialect == Dialect.POSTGRESQL ? " AND pg_catalog.pg_advisory_xact_lock_shared(" + ADVISORY_CLASS
+                + ", pg_catalog.hashtext(resource)) IS NOT NULL" : "";
+    }
+
+    /**
+     * Taken before an advance, in its transaction: the resource's advisory lock in exclusive mode (see
+     * {@link #queueShared()}); parameter resource. {@code null} where the dialect needs none.
+     */
+    public String advanceQueue() {
+        return dialect == Dialect.POSTGRESQL ? "SELECT pg_catalog.pg_advisory_xact_lock(" + ADVISORY_CLASS
+                + ", pg_catalog.hashtext(CAST(? AS text)))" : null;
     }
 
     /**

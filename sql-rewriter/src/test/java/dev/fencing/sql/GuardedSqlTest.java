@@ -19,7 +19,9 @@ class GuardedSqlTest {
                 guard.markers());
         assertEquals("SELECT CAST(COALESCE((SELECT CASE WHEN epoch OPERATOR(pg_catalog.=) 42 THEN '1' ELSE"
                 + " 'fencing_guard_failed stale ' OPERATOR(pg_catalog.||) epoch END FROM \"fencing_epoch\" WHERE resource"
-                + " OPERATOR(pg_catalog.=) 'billing-shard-3' AND epoch OPERATOR(pg_catalog.>=) 42 FOR SHARE),"
+                + " OPERATOR(pg_catalog.=) 'billing-shard-3' AND epoch OPERATOR(pg_catalog.>=) 42 AND"
+                + " pg_catalog.pg_advisory_xact_lock_shared(1178947139, pg_catalog.hashtext(resource)) IS NOT NULL"
+                + " FOR SHARE),"
                 + " 'fencing_guard_failed behind') AS integer)", guard.withLiterals("billing-shard-3", 42),
                 "pg_catalog's operators, whatever the session's search_path");
         assertNull(new EpochSql(Dialect.H2, EpochTable.of("fencing_epoch")).prefixGuard(),

@@ -185,6 +185,12 @@ final class EpochGuard {
 
     /** Raises the mark to {@code token}; false when a concurrent first insert won the race and the caller should retry. */
     private boolean advance(String resource, long token) throws SQLException {
+        if (sql.advanceQueue() != null) {
+            try (PreparedStatement queue = raw.prepareStatement(sql.advanceQueue())) {
+                queue.setString(1, resource);
+                queue.executeQuery().close();
+            }
+        }
         if (sql.advance() != null) {
             PreparedStatement upsert = advanceStatement();
             upsert.setString(1, resource);
