@@ -45,6 +45,8 @@ class FenceMetricsTest {
         public void close() {
         }
     };
+    /** Held here: java.util.logging keeps loggers only weakly, and a collected one would forget the handler. */
+    private final Logger driverLogger = Logger.getLogger("dev.fencing.jdbc");
     private String raw;
     private String resource;
 
@@ -54,12 +56,12 @@ class FenceMetricsTest {
         resource = TestDatabase.unique("metrics");
         TestDatabase.exec(raw, "CREATE TABLE account (id INT PRIMARY KEY, balance INT NOT NULL)",
                 "INSERT INTO account VALUES (1, 0)");
-        Logger.getLogger("dev.fencing.jdbc").addHandler(capture);
+        driverLogger.addHandler(capture);
     }
 
     @AfterEach
     void tearDown() throws SQLException {
-        Logger.getLogger("dev.fencing.jdbc").removeHandler(capture);
+        driverLogger.removeHandler(capture);
         TestDatabase.exec(raw, "DROP ALL OBJECTS");
     }
 
