@@ -167,8 +167,7 @@ public final class FencedConnectionImpl implements FencedConnection {
                 if (!catalog.needsGuard(analysis)) {
                     return Route.PASS;
                 }
-                if (prefixGuard == null && analysis.statementCount() > 1 && analysis.mayEndTransaction()) {
-                    // The database may commit between them, dropping the lock the guard took for the whole text.
+                if (commitsBetween(analysis.statementCount(), analysis.mayEndTransaction())) {
                     refusals.refuse(Refusals.cannotGuard("several statements in one text, one of which may end the"
                             + " transaction (DDL commits on its own here): send them as separate statements"), sql);
                     return Route.PASS;
@@ -266,6 +265,15 @@ public final class FencedConnectionImpl implements FencedConnection {
      */
     GuardedSql prefixGuard() {
         return prefixGuard;
+    }
+
+    /**
+     * Whether the database may commit between {@code statements} sent together (a text or a batch) when one of them
+     * may end the transaction: H2 and MariaDB commit on their own before DDL, which would drop the lock the guard
+     * took for all of them. (A PostgreSQL procedure's or block's COMMIT fails in the transaction the guard holds.)
+     */
+    boolean commitsBetween(int statements, boolean mayEndTransaction) {
+        return statements > 1 && mayEndTransaction && analyzer.dialect().commitsImplicitly();
     }
 
     /**

@@ -223,8 +223,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
             if (!batchNeedsGuard) {
                 return batch.run();
             }
-            if (batchSize > 1 && analysis.mayEndTransaction() && connection.prefixGuard() == null) {
-                // The database may commit between the batch's runs, dropping the lock the guard took for all of them.
+            if (connection.commitsBetween(batchSize, analysis.mayEndTransaction())) {
                 connection.refuse(Refusals.cannotGuard("a batch of a statement that may end the transaction (DDL"
                         + " commits on its own here): run it once per execute"), sql);
             }

@@ -180,8 +180,7 @@ final class FencedStatement extends FencedStatementBase {
                 return batch.run();
             }
             String texts = String.join(";\n", batchTexts);
-            if (batchSize > 1 && batchMayEndTransaction && connection.prefixGuard() == null) {
-                // The database may commit inside the batch, dropping the lock the guard took for all of it.
+            if (connection.commitsBetween(batchSize, batchMayEndTransaction)) {
                 connection.refuse(Refusals.cannotGuard("a batch that writes and holds a statement that may end the"
                         + " transaction (DDL commits on its own here): run that statement on its own"), texts);
             }
