@@ -16,7 +16,7 @@ public final class EpochAdvance {
      * A mark already above the token is refused as stale.
      */
     public static void establish(Connection raw, EpochSql sql, String resource, long token) throws SQLException {
-        EpochGuard guard = new EpochGuard(raw, sql, null);
+        EpochGuard guard = new EpochGuard(raw, sql, null, null);
         try {
             guard.lock(resource, token);
         } finally {

@@ -2,6 +2,7 @@ package dev.fencing.jdbc.internal;
 
 import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.sql.EpochSql;
+import dev.fencing.sql.SessionFenceSql;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -45,6 +46,8 @@ final class EpochGuard {
     private final EpochSql sql;
     private final IssuerCheck issuerCheck;
     private final SessionProbe probe;
+    /** The session fence ({@code fencing.guard=session}), or {@code null} when every mutation carries its guard. */
+    private final SessionFence sessions;
     /** Marks this connection saw committed, per resource; only chooses the form of the guard. */
     private final Map<String, Long> committedMarks = new HashMap<>(4);
     /** Marks the current transaction has locked at, per resource: committed marks once it commits. */
@@ -53,11 +56,12 @@ final class EpochGuard {
     private PreparedStatement advance;
 
     /** {@code issuerCheck} is {@code null} when never-issued tokens are not checked ({@code fencing.issuer.check=off}). */
-    EpochGuard(Connection raw, EpochSql sql, IssuerCheck issuerCheck) {
+    EpochGuard(Connection raw, EpochSql sql, IssuerCheck issuerCheck, SessionFenceSql sessionFence) {
         this.raw = raw;
         this.sql = sql;
         this.issuerCheck = issuerCheck;
         this.probe = SessionProbe.of(raw, sql.dialect());
+        this.sessions = sessionFence == null ? null : new SessionFence(raw, sessionFence, probe);
     }
 
     EpochSql sql() {
@@ -71,6 +75,9 @@ final class EpochGuard {
      * @param repeatable whether the call can be sent a second time after its guard failed (no stream parameters)
      */
     <T> T run(String resource, long token, boolean prefixable, boolean repeatable, Call<T> call) throws SQLException {
+        if (sessions != null && sessionCovers(resource, token)) {
+            return call.untouched();
+        }
         if (!probe.inTransaction()) {
             if (prefixable && repeatable) {
                 try {
@@ -118,6 +125,33 @@ final class EpochGuard {
             }
             throw Refusals.behind(resource, token);
         }
+    }
+
+    /**
+     * Whether the session fence covers a mutation at {@code token}: this session is registered at it (or registers
+     * now, when the server has no transaction open). A session registered at a lower token cannot move to a
+     * newer one (the database would refuse its raise of the mark): the connection is closed, so a pool replaces it.
+     * A session registered at a higher token falls through to the statement guard, which refuses the stale token.
+     */
+    private boolean sessionCovers(String resource, long token) throws SQLException {
+        Long held = sessions.registeredToken(resource);
+        if (held == null && sessions.registerIfIdle(resource, token) == SessionFence.Outcome.REGISTERED) {
+            held = token;
+        }
+        if (held == null || held > token) {
+            return false;
+        }
+        if (held == token) {
+            return true;
+        }
+        try {
+            raw.close();
+        } catch (SQLException ignored) {
+            // closing is what matters; the refusal below says why
+        }
+        throw new SQLException("fencing: this connection is fenced at token " + held + " of resource '" + resource
+                + "' (" + Settings.GUARD + "=session) and cannot move to token " + token + ": it was closed, nothing"
+                + " was changed; take a new connection for the new token", "08006");
     }
 
     private <T> T inDriverTransaction(String resource, long token, boolean prefixable, Call<T> call)

@@ -4,6 +4,7 @@ import dev.fencing.sql.Dialect;
 import dev.fencing.sql.EpochSql;
 import dev.fencing.sql.EpochTable;
 import dev.fencing.sql.LeaseSql;
+import dev.fencing.sql.SessionFenceSql;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -48,6 +49,9 @@ final class EpochSchema {
                 statement.executeQuery(sql.validateTable()).close();
             }
             protect(raw, sql, mode, autoCommit);
+            if (settings.sessionGuard()) {
+                sessionFence(raw, dialect, epoch, mode, autoCommit);
+            }
             Tables tables = new Tables(epoch, settings.leaseTable(), false);
             if (settings.issuerCheck() && new LeaseSql(dialect, settings.leaseTable()).supported()) {
                 tables = lease(raw, dialect, settings, epoch);
@@ -115,6 +119,72 @@ final class EpochSchema {
             missing.initCause(failure);
         }
         throw missing;
+    }
+
+    /**
+     * Makes sure the session fence is in force beside the epoch table ({@code fencing.guard=session}): its table,
+     * its protection and the epoch table's hand-over trigger. Validate refuses a database without them; create
+     * adds them.
+     */
+    private static void sessionFence(Connection raw, Dialect dialect, EpochTable epoch, Settings.SchemaMode mode,
+                                     boolean autoCommit) throws SQLException {
+        if (dialect != Dialect.POSTGRESQL) {
+            throw Settings.configuration(Settings.GUARD + "=session is available on PostgreSQL only; this database is "
+                    + dialect.name().toLowerCase(java.util.Locale.ROOT) + ": use " + Settings.GUARD + "=statement");
+        }
+        SessionFenceSql sql;
+        try {
+            sql = new SessionFenceSql(epoch);
+        } catch (IllegalArgumentException e) {
+            throw Settings.configuration(Settings.GUARD + "=session: " + e.getMessage());
+        }
+        if (sessionFenceInForce(raw, sql)) {
+            return;
+        }
+        SQLException failure = null;
+        if (mode == Settings.SchemaMode.CREATE) {
+            try (Statement statement = raw.createStatement()) {
+                for (String each : sql.create()) {
+                    statement.execute(each);
+                }
+            } catch (SQLException e) {
+                failure = e;
+                if (!autoCommit) {
+                    raw.rollback();
+                }
+            }
+            if (failure == null && sessionFenceInForce(raw, sql)) {
+                return;
+            }
+        }
+        SQLException missing = Settings.configuration(Settings.GUARD + "=session needs the session table "
+                + sql.table() + " with its protection and the hand-over trigger on " + epoch.render(dialect)
+                + (failure == null ? "" : ", which could not be added: " + firstLine(failure.getMessage()))
+                + ". Connect once with fencing.schema=create, or run: " + String.join("; ", sql.create()));
+        if (failure != null) {
+            missing.initCause(failure);
+        }
+        throw missing;
+    }
+
+    private static boolean sessionFenceInForce(Connection raw, SessionFenceSql sql) throws SQLException {
+        try (PreparedStatement exists = raw.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+            exists.setString(1, sql.table());
+            try (ResultSet rs = exists.executeQuery()) {
+                if (!rs.next() || !rs.getBoolean(1)) {
+                    return false;
+                }
+            }
+        }
+        try (PreparedStatement check = raw.prepareStatement(sql.check())) {
+            List<String> parameters = sql.checkParameters();
+            for (int i = 0; i < parameters.size(); i++) {
+                check.setString(i + 1, parameters.get(i));
+            }
+            try (ResultSet rs = check.executeQuery()) {
+                return rs.next() && rs.getInt(1) == 1;
+            }
+        }
     }
 
     private static boolean isProtected(Connection raw, EpochSql sql) throws SQLException {

@@ -4,7 +4,9 @@ import dev.fencing.jdbc.FencedConnection;
 import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.sql.Analysis;
 import dev.fencing.sql.Dialect;
+import dev.fencing.sql.EpochTable;
 import dev.fencing.sql.GuardedSql;
+import dev.fencing.sql.SessionFenceSql;
 import dev.fencing.sql.LeaseSql;
 import dev.fencing.sql.SqlAnalyzer;
 import dev.fencing.sql.StatementKind;
@@ -72,7 +74,8 @@ public final class FencedConnectionImpl implements FencedConnection {
         LeaseSql leaseSql = new LeaseSql(analyzer.epochSql().dialect(), tables.lease());
         IssuerCheck issuerCheck = settings.issuerCheck() && leaseSql.supported()
                 ? new IssuerCheck(raw, leaseSql, tables.leasePresent()) : null;
-        this.guard = new EpochGuard(raw, analyzer.epochSql(), issuerCheck);
+        this.guard = new EpochGuard(raw, analyzer.epochSql(), issuerCheck,
+                settings.sessionGuard() ? new SessionFenceSql(tables.epoch()) : null);
         this.tokens = new TokenResolver(settings, raw);
         this.refusals = RefusalPolicy.of(settings, analyzer.dialect(), tokens::resource);
         this.unwrapAllowed = settings.unwrapAllowed();
@@ -114,9 +117,16 @@ public final class FencedConnectionImpl implements FencedConnection {
         }
     }
 
+    /** The session fence's table beside the epoch table (see {@link SessionFenceSql}); protected in every mode. */
+    private static EpochTable sessionTable(EpochTable epoch) {
+        String name = epoch.simpleName() + SessionFenceSql.SUFFIX;
+        return EpochTable.of(name.length() > 63 ? name.substring(0, 63) : name);
+    }
+
     private static SqlAnalyzer newAnalyzer(Dialect dialect, EpochSchema.Tables tables, Settings settings) {
         try {
-            return new SqlAnalyzer(dialect, tables.epoch(), List.of(tables.lease()), settings.cacheSize());
+            return new SqlAnalyzer(dialect, tables.epoch(), List.of(tables.lease(), sessionTable(tables.epoch())),
+                    settings.cacheSize());
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
@@ -164,6 +174,10 @@ public final class FencedConnectionImpl implements FencedConnection {
                 if (analysis.targetTables().contains(leaseTableName)) {
                     refusals.refuseAlways(Refusals.protectedTable("lease", settings.leaseTable().toString()), sql);
                 }
+                if (analysis.targetTables().contains(epochTableName + SessionFenceSql.SUFFIX)) {
+                    refusals.refuseAlways(Refusals.protectedTable("session", epochTableName + SessionFenceSql.SUFFIX),
+                            sql);
+                }
                 if (!catalog.needsGuard(analysis)) {
                     return Route.PASS;
                 }
@@ -188,6 +202,7 @@ public final class FencedConnectionImpl implements FencedConnection {
     private boolean namesFenceTable(String sql) {
         String text = sql.toLowerCase(Locale.ROOT);
         return containsWord(text, epochTableName.toLowerCase(Locale.ROOT))
+                || containsWord(text, epochTableName.toLowerCase(Locale.ROOT) + SessionFenceSql.SUFFIX)
                 || containsWord(text, leaseTableName.toLowerCase(Locale.ROOT));
     }
 

@@ -74,6 +74,37 @@ final class SessionProbe {
     }
 
     /**
+     * Whether the server has no transaction open on this session now, whatever the auto-commit setting (pgjdbc
+     * opens one only with the next statement): false where the underlying driver cannot say.
+     */
+    boolean serverIdle() throws SQLException {
+        if (pgTransactionState == null) {
+            return false;
+        }
+        try {
+            return "IDLE".equals(((Enum<?>) pgTransactionState.invoke(pgConnection)).name());
+        } catch (IllegalAccessException | InvocationTargetException e) {
+            throw new SQLException("fencing: cannot read the transaction state from the PostgreSQL driver", e);
+        }
+    }
+
+    /**
+     * The server process pgjdbc was told it talks to when it connected (its BackendKeyData), or 0 where the
+     * underlying driver is not pgjdbc. A proxy that multiplexes sessions (PgBouncer) reports one of its own.
+     */
+    int connectedBackendPid() {
+        if (pgConnection == null) {
+            return 0;
+        }
+        try {
+            Class<?> pg = Class.forName("org.postgresql.PGConnection", false, pgConnection.getClass().getClassLoader());
+            return (Integer) pg.getMethod("getBackendPID").invoke(pgConnection);
+        } catch (ReflectiveOperationException | LinkageError | ClassCastException unknown) {
+            return 0;
+        }
+    }
+
+    /**
      * Whether pgjdbc may send the statements of one text as separate queries, each its own transaction in
      * auto-commit ({@code preferQueryMode=simple} does for prepared statements): then a failing guard ahead of a
      * statement would not stop it.

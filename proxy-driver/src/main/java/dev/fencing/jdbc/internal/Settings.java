@@ -42,6 +42,7 @@ public final class Settings {
     public static final String MODE = "fencing.mode";
     public static final String AUDIT_FILE = "fencing.audit.file";
     public static final String EXEMPT = "fencing.exempt";
+    public static final String GUARD = "fencing.guard";
 
     public static final String DEFAULT_RESOURCE = "default";
     public static final String DEFAULT_TOKEN_ENV = "FENCING_TOKEN";
@@ -80,6 +81,9 @@ public final class Settings {
                     + " runs unguarded and is reported"),
             new Definition(AUDIT_FILE, DEFAULT_AUDIT_FILE + " (audit mode only)", "where the audit report is"
                     + " written at JVM exit"),
+            new Definition(GUARD, "statement", "statement: every mutation carries its own guard; session"
+                    + " (PostgreSQL): a connection registers once per token and its mutations go untouched, an epoch"
+                    + " change ends the sessions of older tokens"),
             new Definition(EXEMPT, "none", "comma-separated plain tables (table or schema.table) whose"
                     + " INSERT/UPDATE/DELETE/MERGE/COPY FROM need no token")));
 
@@ -152,6 +156,7 @@ public final class Settings {
         settings.cacheSize();
         settings.leaseTable();
         settings.issuerCheck();
+        settings.sessionGuard();
         settings.mode();
         settings.auditFile();
         settings.exemptTables();
@@ -324,6 +329,19 @@ public final class Settings {
                 return false;
             default:
                 throw configuration(ISSUER_CHECK + " must be 'auto' or 'off', was '" + mode + "'");
+        }
+    }
+
+    /** Whether mutations are fenced by the session fence ({@code fencing.guard=session}) rather than per statement. */
+    public boolean sessionGuard() throws SQLException {
+        String mode = values.getOrDefault(GUARD, "statement").trim().toLowerCase(Locale.ROOT);
+        switch (mode) {
+            case "statement":
+                return false;
+            case "session":
+                return true;
+            default:
+                throw configuration(GUARD + " must be 'statement' or 'session', was '" + mode + "'");
         }
     }
 
