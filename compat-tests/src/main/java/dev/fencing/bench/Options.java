@@ -24,7 +24,8 @@ record Options(String url, int rows, double warmupSeconds, double seconds, int r
             "             (default " + DEFAULT_URL + "; jdbc:h2:mem:bench for the embedded variant)",
             "  --size     smoke: a few seconds, to keep the harness working; full: the numbers of docs/performance.md (default full)",
             "  --seconds  length of one measured pass of one driver; --rounds passes per driver, alternating",
-            "  --out      where side-by-side.csv and side-by-side.json are written (default target/side-by-side)");
+            "  --out      where side-by-side.csv and side-by-side.json are written (default target/side-by-side)",
+            "  -Dbench.fenced.settings=fencing.guard=session  more settings for the fenced side, comma-separated");
 
     static Options parse(String... args) {
         String size = "full";

@@ -94,9 +94,20 @@ public final class SideBySide {
         return row;
     }
 
-    /** The fenced side's URL: the raw URL with {@code jdbc:fencing:} and the run's resource and token. */
+    /** A system property with more settings for the fenced side, comma-separated (e.g. {@code fencing.guard=session}). */
+    static final String FENCED_SETTINGS = "bench.fenced.settings";
+
+    /**
+     * The fenced side's URL: the raw URL with {@code jdbc:fencing:}, the run's resource and token, and the settings
+     * of {@link #FENCED_SETTINGS}.
+     */
     static String fencedUrl(String rawUrl, String resource) {
-        String[] settings = {"fencing.resource=" + resource, "fencing.token=" + TOKEN, "fencing.schema=create"};
+        java.util.List<String> settings = new java.util.ArrayList<>(java.util.List.of("fencing.resource=" + resource,
+                "fencing.token=" + TOKEN, "fencing.schema=create"));
+        String extra = System.getProperty(FENCED_SETTINGS, "").trim();
+        if (!extra.isEmpty()) {
+            settings.addAll(java.util.List.of(extra.split(",")));
+        }
         StringBuilder url = new StringBuilder("jdbc:fencing:").append(rawUrl.substring("jdbc:".length()));
         boolean semicolons = rawUrl.startsWith("jdbc:h2:");
         for (String setting : settings) {
