@@ -110,6 +110,48 @@ class PostgresSessionFenceTest {
     }
 
     @Test
+    void aTransactionThatStartsWithAReadRegistersSoItsWritesGoUntouched() throws Exception {
+        try (Connection c = fenced(5); Connection locker = DriverManager.getConnection(raw);
+             Statement s = c.createStatement()) {
+            s.execute("SET statement_timeout = 2000");
+            locker.setAutoCommit(false);
+            try (Statement l = locker.createStatement()) {
+                l.executeQuery("SELECT epoch FROM " + name + " WHERE resource = '" + resource + "' FOR UPDATE").close();
+            }
+            c.setAutoCommit(false);
+            // The registration waits for the epoch row like any locking read: released after a moment.
+            Future<?> release = threads.submit(() -> {
+                Thread.sleep(300);
+                locker.rollback();
+                return null;
+            });
+            s.executeQuery("SELECT v FROM " + data + " WHERE id = 1").close(); // registers, then reads
+            release.get(5, TimeUnit.SECONDS);
+            assertEquals(1, registrations(5));
+            try (Statement l = locker.createStatement()) {
+                l.executeQuery("SELECT epoch FROM " + name + " WHERE resource = '" + resource + "' FOR UPDATE").close();
+            }
+            assertEquals(1, s.executeUpdate("UPDATE " + data + " SET v = 9 WHERE id = 1")); // no wait: untouched
+            c.commit();
+            locker.rollback();
+        }
+        assertEquals(9, value(1));
+    }
+
+    @Test
+    void aReadWithAStaleTokenStillReadsAndRegistersNothing() throws Exception {
+        try (Connection next = fenced(6)) {
+            write(next, 2, 60);
+        }
+        try (Connection old = fenced(5); Statement s = old.createStatement();
+             ResultSet rs = s.executeQuery("SELECT v FROM " + data + " WHERE id = 2")) {
+            assertTrue(rs.next());
+            assertEquals(60, rs.getInt(1));
+        }
+        assertEquals(0, registrations(5));
+    }
+
+    @Test
     void anEpochChangeEndsTheOldOwnersOpenTransactionBeforeItsMarkCommits() throws Exception {
         try (Connection old = fenced(5); Connection next = fenced(6)) {
             old.setAutoCommit(false);

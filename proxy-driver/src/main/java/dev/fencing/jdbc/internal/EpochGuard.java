@@ -154,6 +154,19 @@ final class EpochGuard {
                 + " was changed; take a new connection for the new token", "08006");
     }
 
+    /** Under the session fence: registers for the token in force, if there is one, before a statement that reads. */
+    void registerForRead(TokenResolver tokens) {
+        if (sessions == null) {
+            return;
+        }
+        try {
+            String resource = tokens.resource();
+            sessions.registerForRead(resource, tokens.token(resource));
+        } catch (SQLException noTokenOrNoRegistration) {
+            // a read needs neither: its writes will be guarded statement by statement, or register later
+        }
+    }
+
     private <T> T inDriverTransaction(String resource, long token, boolean prefixable, Call<T> call)
             throws SQLException {
         raw.setAutoCommit(false);

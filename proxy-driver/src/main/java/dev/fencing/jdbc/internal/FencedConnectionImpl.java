@@ -64,6 +64,8 @@ public final class FencedConnectionImpl implements FencedConnection {
     private final GuardedSql prefixGuard;
     /** Whether a text with the guard ahead runs as one transaction (PostgreSQL, not pgjdbc's simple query mode). */
     private final boolean textIsOneTransaction;
+    /** {@code fencing.guard=session}. */
+    private final boolean sessionGuard;
     private FencedDatabaseMetaData metaData;
 
     private FencedConnectionImpl(Connection raw, Settings settings, SqlAnalyzer analyzer, EpochSchema.Tables tables)
@@ -74,8 +76,9 @@ public final class FencedConnectionImpl implements FencedConnection {
         LeaseSql leaseSql = new LeaseSql(analyzer.epochSql().dialect(), tables.lease());
         IssuerCheck issuerCheck = settings.issuerCheck() && leaseSql.supported()
                 ? new IssuerCheck(raw, leaseSql, tables.leasePresent()) : null;
+        this.sessionGuard = settings.sessionGuard();
         this.guard = new EpochGuard(raw, analyzer.epochSql(), issuerCheck,
-                settings.sessionGuard() ? new SessionFenceSql(tables.epoch()) : null);
+                sessionGuard ? new SessionFenceSql(tables.epoch()) : null);
         this.tokens = new TokenResolver(settings, raw);
         this.refusals = RefusalPolicy.of(settings, analyzer.dialect(), tokens::resource);
         this.unwrapAllowed = settings.unwrapAllowed();
@@ -316,6 +319,17 @@ public final class FencedConnectionImpl implements FencedConnection {
             // Raised before the call ran (token resolution, or the guard's lock or advance): nothing changed yet.
             refusals.refuse(refusal, sql);
             return call.untouched();
+        }
+    }
+
+    /**
+     * Before a statement that needs no token: under the session fence, a session with a token but no
+     * registration registers when the server has no transaction open, so that the writes of a transaction that
+     * starts with a read go untouched too. Nothing is refused here: a read needs no token.
+     */
+    void beforeRead() {
+        if (sessionGuard) {
+            guard.registerForRead(tokens);
         }
     }
 

@@ -118,6 +118,8 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         resultFromDatabase();
         switch (route) {
             case PASS:
+                connection.beforeRead();
+                return untouched(exec);
             case TRANSACTION_CONTROL:
                 return untouched(exec);
             case SETTING:

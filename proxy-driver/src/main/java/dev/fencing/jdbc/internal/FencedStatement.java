@@ -36,6 +36,8 @@ final class FencedStatement extends FencedStatementBase {
         Analysis analysis = connection.analyze(sql);
         switch (connection.route(sql, analysis)) {
             case PASS:
+                connection.beforeRead();
+                return exec.run(delegate, sql, keys);
             case TRANSACTION_CONTROL:
                 return exec.run(delegate, sql, keys);
             case SETTING:

@@ -34,6 +34,8 @@ final class SessionFence {
     private final SessionProbe probe;
     /** The token this session is registered at, per resource, as committed on the server. */
     private final Map<String, Long> registered = new HashMap<>(4);
+    /** The token a read last tried to register at, per resource: a read tries each token once. */
+    private final Map<String, Long> triedForRead = new HashMap<>(4);
 
     SessionFence(Connection raw, SessionFenceSql sql, SessionProbe probe) {
         this.raw = raw;
@@ -85,6 +87,25 @@ final class SessionFence {
         }
     }
 
+    /**
+     * Before a read: registers at {@code token} when not registered and the server is idle, once per token (a
+     * mark that is not the token is left to the next write, which advances it or is refused).
+     */
+    void registerForRead(String resource, long token) throws SQLException {
+        if (registered.containsKey(resource)) {
+            return;
+        }
+        Long tried = triedForRead.get(resource);
+        if (tried != null && tried == token) {
+            return;
+        }
+        if (!probe.serverIdle()) {
+            return;
+        }
+        triedForRead.put(resource, token);
+        registerIfIdle(resource, token);
+    }
+
     private Outcome register(String resource, long token) throws SQLException {
         long mark;
         try (PreparedStatement lock = raw.prepareStatement(sql.lockMark())) {
@@ -125,10 +146,11 @@ final class SessionFence {
             }
         }
         int connectedPid = probe.connectedBackendPid();
-        if (connectedPid != 0 && connectedPid != serverPid) {
+        if (connectedPid != serverPid) {
             throw new SQLException("fencing: " + Settings.GUARD + "=session needs one server session per connection,"
-                    + " but this connection was opened to server process " + connectedPid + " and its statements run in"
-                    + " process " + serverPid + " (a proxy that shares server sessions between clients, such as"
+                    + " but " + (connectedPid == 0 ? "the PostgreSQL driver does not say which server process it"
+                    + " connected to" : "this connection was opened to server process " + connectedPid) + " and its"
+                    + " statements run in process " + serverPid + " (a proxy that shares server sessions between clients, such as"
                     + " PgBouncer in transaction mode?). Use " + Settings.GUARD + "=statement with such a proxy",
                     FencingSqlState.CONFIGURATION);
         }
