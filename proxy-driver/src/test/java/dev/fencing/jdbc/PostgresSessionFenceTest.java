@@ -109,6 +109,42 @@ class PostgresSessionFenceTest {
         assertEquals(4, value(3));
     }
 
+    /** Scans of the epoch table, as the server counts them (each query runs in a new session: a fresh view). */
+    private long epochTableReads() throws SQLException {
+        return query("SELECT COALESCE(seq_scan, 0) + COALESCE(idx_scan, 0) FROM pg_stat_user_tables WHERE relname = '"
+                + name + "'");
+    }
+
+    @Test
+    void perStatementTheServerDoesWhatTheRawDriverDoes() throws Exception {
+        try (Connection c = fenced(5)) {
+            write(c, 1, 1); // registers
+        }
+        Thread.sleep(200); // a closed backend flushes its statistics as it exits
+        long before = epochTableReads();
+        try (Connection c = fenced(5); java.sql.PreparedStatement update = c.prepareStatement("UPDATE " + data
+                + " SET v = v + 1 WHERE id = ?")) {
+            for (int i = 0; i < 200; i++) {
+                update.setInt(1, 1 + i % 4);
+                assertEquals(1, update.executeUpdate());
+            }
+            c.setAutoCommit(false);
+            for (int i = 0; i < 50; i++) {
+                update.setInt(1, 1 + i % 4);
+                update.executeUpdate();
+                c.commit();
+            }
+        }
+        long deadline = System.currentTimeMillis() + 5000;
+        long after = epochTableReads();
+        while (after == before && System.currentTimeMillis() < deadline) {
+            Thread.sleep(100);
+            after = epochTableReads();
+        }
+        // One registration of the new connection reads the epoch row; 250 mutations add nothing.
+        assertTrue(after - before >= 1 && after - before <= 2, "epoch table reads: " + (after - before));
+    }
+
     @Test
     void aTransactionThatStartsWithAReadRegistersSoItsWritesGoUntouched() throws Exception {
         try (Connection c = fenced(5); Connection locker = DriverManager.getConnection(raw);
