@@ -33,7 +33,8 @@ class PlantedBugTortureTest {
         TortureRun.Config standard = TortureRun.Config.standard(seed, 150, Set.of());
         return new TortureRun.Config(standard.seed(), 150, standard.owners(), standard.maxWriters(),
                 standard.poolSize(), standard.ttl(), 0.3, 0.5, standard.pForce(), 0.0, 0.0,
-                standard.faultMeanMillis(), Set.of(), 0, true, standard.deadline());
+                standard.faultMeanMillis(), Set.of(), 0, true, standard.deadline(), standard.guard(),
+                standard.isolation());
     }
 
     private static void assertCaught(TortureRun.Result result) {

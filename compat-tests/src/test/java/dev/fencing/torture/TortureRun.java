@@ -27,7 +27,8 @@ final class TortureRun {
     /** How a run behaves; every random choice derives from {@code seed}. */
     record Config(long seed, int ops, int owners, int maxWriters, int poolSize, Duration ttl, double pPause,
                   double pLongPause, double pForce, double pRevoke, double pTight, long faultMeanMillis,
-                  Set<Faults.Kind> faults, int restarts, boolean naive, Duration deadline) {
+                  Set<Faults.Kind> faults, int restarts, boolean naive, Duration deadline, String guard,
+                  int isolation) {
 
         /** The defaults for {@code ops} operations, overridden by {@code -Dtorture.seed} and {@code -Dtorture.ops}. */
         static Config standard(long defaultSeed, int defaultOps, Set<Faults.Kind> faults) {
@@ -35,12 +36,25 @@ final class TortureRun {
             int ops = Integer.getInteger("torture.ops", defaultOps);
             int restarts = Math.max(2, ops / 10_000);
             return new Config(seed, ops, 4, 3, 6, Duration.ofMillis(150), 0.15, 0.1, 0.2, 0.25, 0.05, 40, faults,
-                    restarts, false, Duration.ofSeconds(Math.max(120, ops / 5)));
+                    restarts, false, Duration.ofSeconds(Math.max(120, ops / 5)), "statement",
+                    Connection.TRANSACTION_READ_COMMITTED);
         }
 
         Config naiveWriters() {
             return new Config(seed, ops, owners, maxWriters, poolSize, ttl, pPause, pLongPause, pForce, pRevoke, pTight,
-                    faultMeanMillis, faults, restarts, true, deadline);
+                    faultMeanMillis, faults, restarts, true, deadline, guard, isolation);
+        }
+
+        /** The same run with {@code fencing.guard} set to {@code guard} ({@code statement} or {@code session}). */
+        Config guard(String guard) {
+            return new Config(seed, ops, owners, maxWriters, poolSize, ttl, pPause, pLongPause, pForce, pRevoke, pTight,
+                    faultMeanMillis, faults, restarts, naive, deadline, guard, isolation);
+        }
+
+        /** The same run with every writer's transactions at {@code isolation} (a {@code Connection} constant). */
+        Config isolation(int isolation) {
+            return new Config(seed, ops, owners, maxWriters, poolSize, ttl, pPause, pLongPause, pForce, pRevoke, pTight,
+                    faultMeanMillis, faults, restarts, naive, deadline, guard, isolation);
         }
     }
 

@@ -64,7 +64,8 @@ final class Workload {
         this.history = history;
         this.faults = faults;
         this.fencedUrl = TestDatabase.fenced(target.clientUrl(), "fencing.table=" + schema.epoch(),
-                "fencing.lease.table=" + schema.lease(), "fencing.resource=" + resource);
+                "fencing.lease.table=" + schema.lease(), "fencing.resource=" + resource,
+                "fencing.guard=" + config.guard(), "fencing.schema=create");
         HikariConfig pooling = new HikariConfig();
         pooling.setPoolName("torture-" + resource);
         pooling.setJdbcUrl(config.naive() ? target.clientUrl() : fencedUrl);
@@ -204,6 +205,9 @@ final class Workload {
         try (Fencing.Scope scope = delivery == 0 && !config.naive() ? Fencing.scope(resource, token) : null) {
             c = config.naive() || pooled ? pool.getConnection() : DriverManager.getConnection(fencedUrl);
             op.note("got a " + (config.naive() || pooled ? "pooled" : "new") + " connection");
+            if (c.getTransactionIsolation() != config.isolation()) {
+                c.setTransactionIsolation(config.isolation());
+            }
             if (!config.naive() && delivery == 1) {
                 c.unwrap(FencedConnection.class).setFencingToken(token);
             } else if (!config.naive() && delivery == 2) {

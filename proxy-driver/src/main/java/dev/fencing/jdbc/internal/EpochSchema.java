@@ -153,8 +153,8 @@ final class EpochSchema {
                     raw.rollback();
                 }
             }
-            if (failure == null && sessionFenceInForce(raw, sql)) {
-                return;
+            if (sessionFenceInForce(raw, sql)) {
+                return; // added now, or by a connection that raced this one
             }
         }
         SQLException missing = Settings.configuration(Settings.GUARD + "=session needs the session table "
