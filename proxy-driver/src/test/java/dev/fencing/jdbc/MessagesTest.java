@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** What the driver says when it is set up wrong: plain words, the known choices, and what to do. */
 class MessagesTest {
     private static final List<String> ALL_SETTINGS = List.of("fencing.audit.file", "fencing.cache.size",
-            "fencing.exempt", "fencing.issuer.check", "fencing.lease.table", "fencing.mode", "fencing.resource",
+            "fencing.exempt", "fencing.guard", "fencing.issuer.check", "fencing.lease.table", "fencing.mode", "fencing.resource",
             "fencing.resource.env", "fencing.schema", "fencing.table", "fencing.token", "fencing.token.env",
             "fencing.token.file", "fencing.token.source", "fencing.unwrap");
 

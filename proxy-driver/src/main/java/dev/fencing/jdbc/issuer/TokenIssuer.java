@@ -9,6 +9,7 @@ import dev.fencing.sql.Dialect;
 import dev.fencing.sql.EpochSql;
 import dev.fencing.sql.EpochTable;
 import dev.fencing.sql.LeaseSql;
+import dev.fencing.sql.SessionFenceSql;
 import dev.fencing.sql.ResourceName;
 
 import java.sql.Connection;
@@ -77,7 +78,8 @@ public final class TokenIssuer implements AutoCloseable {
 
     /**
      * The statements that create the epoch table with the database's own protection of its marks (idempotent, so
-     * they also add the protection to an existing table) and the lease table on {@code dialect}, for a DBA to run.
+     * they also add the protection to an existing table), on PostgreSQL the session fence's table and hand-over
+     * trigger, and the lease table on {@code dialect}, for a DBA to run.
      */
     public static List<String> createTablesSql(Dialect dialect, EpochTable epochTable, EpochTable leaseTable)
             throws SQLException {
@@ -89,6 +91,11 @@ public final class TokenIssuer implements AutoCloseable {
         List<String> statements = new ArrayList<>();
         statements.add(epoch.createTable());
         statements.addAll(epoch.protect());
+        if (dialect == Dialect.POSTGRESQL
+                && epochTable.storedTable(dialect).length() + SessionFenceSql.SUFFIX.length() <= 63) {
+            // the session fence (fencing.guard=session): its table and the hand-over of every raise of a mark
+            statements.addAll(new SessionFenceSql(epochTable).create());
+        }
         statements.add(lease.createTable());
         return List.copyOf(statements);
     }
