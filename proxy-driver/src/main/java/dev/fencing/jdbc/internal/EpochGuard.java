@@ -161,6 +161,9 @@ final class EpochGuard {
         }
         try {
             String resource = tokens.resource();
+            if (sessions.registeredToken(resource) != null) {
+                return; // registered at some token: a read needs nothing more
+            }
             sessions.registerForRead(resource, tokens.token(resource));
         } catch (SQLException noTokenOrNoRegistration) {
             // a read needs neither: its writes will be guarded statement by statement, or register later
