@@ -78,20 +78,52 @@ public final class SideBySide {
         }
         List<Phase.Result> rawResults = new ArrayList<>();
         List<Phase.Result> fencedResults = new ArrayList<>();
+        long[] multiXacts = new long[2]; // raw, fenced
         for (int round = 0; round < options.rounds(); round++) {
             long seed = 100L + round;
             if (round % 2 == 0) {
-                rawResults.add(Phase.run(raw, workload, tables, threads, options.seconds(), seed));
-                fencedResults.add(Phase.run(fenced, workload, tables, threads, options.seconds(), seed));
+                rawResults.add(measured(raw, raw, workload, tables, threads, options.seconds(), seed, multiXacts, 0));
+                fencedResults.add(measured(raw, fenced, workload, tables, threads, options.seconds(), seed, multiXacts, 1));
             } else {
-                fencedResults.add(Phase.run(fenced, workload, tables, threads, options.seconds(), seed));
-                rawResults.add(Phase.run(raw, workload, tables, threads, options.seconds(), seed));
+                fencedResults.add(measured(raw, fenced, workload, tables, threads, options.seconds(), seed, multiXacts, 1));
+                rawResults.add(measured(raw, raw, workload, tables, threads, options.seconds(), seed, multiXacts, 0));
             }
         }
         Report.Row row = new Report.Row(workload, threads, Report.Side.of(rawResults), Report.Side.of(fencedResults));
-        progress(String.format("%s at %d thread(s): raw %.0f ops/s, fenced %.0f ops/s, ratio %.3f", workload.key(),
-                threads, row.raw().opsPerSecond(), row.fenced().opsPerSecond(), row.ratio()));
+        progress(String.format("%s at %d thread(s): raw %.0f ops/s, fenced %.0f ops/s, ratio %.3f%s", workload.key(),
+                threads, row.raw().opsPerSecond(), row.fenced().opsPerSecond(), row.ratio(),
+                multiXacts[0] < 0 ? "" : String.format("; MultiXact IDs used: raw %d, fenced %d", multiXacts[0],
+                        multiXacts[1])));
         return row;
+    }
+
+    /**
+     * One measured pass of {@code side}; on PostgreSQL the MultiXact IDs the server handed out meanwhile are added
+     * to {@code multiXacts[slot]} (its live counter, {@code mxid_age}, read through {@code raw}), or it is set to -1
+     * elsewhere.
+     */
+    private static Phase.Result measured(HikariDataSource raw, HikariDataSource side, Workload workload,
+                                         BenchTables tables, int threads, double seconds, long seed, long[] multiXacts,
+                                         int slot) throws Exception {
+        long before = multiXactCounter(raw);
+        Phase.Result result = Phase.run(side, workload, tables, threads, seconds, seed);
+        long after = multiXactCounter(raw);
+        if (before < 0 || after < 0) {
+            multiXacts[0] = -1;
+        } else if (multiXacts[0] >= 0) {
+            multiXacts[slot] += after - before;
+        }
+        return result;
+    }
+
+    /** PostgreSQL's next MultiXact ID, read live; -1 on other databases. */
+    private static long multiXactCounter(HikariDataSource raw) {
+        try (Connection c = raw.getConnection(); java.sql.Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT mxid_age('1'::xid)")) {
+            return rs.next() ? rs.getLong(1) : -1;
+        } catch (SQLException notPostgres) {
+            return -1;
+        }
     }
 
     /** A system property with more settings for the fenced side, comma-separated (e.g. {@code fencing.guard=session}). */
