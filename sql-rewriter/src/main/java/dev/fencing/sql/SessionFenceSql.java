@@ -72,11 +72,15 @@ public final class SessionFenceSql {
             + " OLD.pid, OLD.resource USING ERRCODE = " + PROTECT + ";\n"
             + "END\n";
 
-    /** Ends the sessions registered below a raised mark; on the epoch table, after each insert or update. */
+    /**
+     * Ends the sessions registered below a raised mark; on the epoch table, after each insert or update. It signals
+     * every old session first and then waits for each, so ending many costs about one wait, not one per session.
+     */
     static final String HANDOVER_BODY = "\nDECLARE\n"
             + "  s record;\n"
             + "  own_start timestamptz;\n"
             + "  session_table text := format('%I.%I', TG_TABLE_SCHEMA, TG_TABLE_NAME || '" + SUFFIX + "');\n"
+            + "  old_sessions text;\n"
             + "BEGIN\n"
             + "  IF TG_OP = 'UPDATE' AND NEW.epoch <= OLD.epoch THEN\n"
             + "    RETURN NULL;\n"
@@ -84,17 +88,26 @@ public final class SessionFenceSql {
             + "  EXECUTE format('INSERT INTO %s AS g (resource, pid, backend_start, token)"
             + " VALUES ($1, 0, ''-infinity'', 1) ON CONFLICT (resource, pid, backend_start)"
             + " DO UPDATE SET token = g.token + 1', session_table) USING NEW.resource;\n"
+            + "  old_sessions := format('SELECT pid, backend_start, token FROM %s WHERE resource = $1 AND pid <> 0"
+            + " AND token < $2 ORDER BY pid', session_table);\n"
             + "  PERFORM pg_stat_clear_snapshot();\n"
             + "  SELECT a.backend_start INTO own_start FROM pg_stat_get_activity(pg_backend_pid()) a;\n"
-            + "  FOR s IN EXECUTE format('SELECT pid, backend_start, token FROM %s WHERE resource = $1 AND pid <> 0"
-            + " AND token < $2 ORDER BY pid', session_table) USING NEW.resource, NEW.epoch LOOP\n"
+            + "  FOR s IN EXECUTE old_sessions USING NEW.resource, NEW.epoch LOOP\n"
             + "    IF s.pid = pg_backend_pid() AND s.backend_start = own_start THEN\n"
             + "      RAISE EXCEPTION 'fencing: this session is fenced at token % for resource % and cannot raise its"
             + " mark to %: open a new connection for the new token', s.token, NEW.resource, NEW.epoch"
             + " USING ERRCODE = " + PROTECT + ";\n"
             + "    END IF;\n"
             + "    IF EXISTS (SELECT 1 FROM pg_stat_get_activity(s.pid) a WHERE a.backend_start = s.backend_start) THEN\n"
-            + "      IF NOT pg_terminate_backend(s.pid, " + END_SESSION_TIMEOUT_MS + ") THEN\n"
+            + "      PERFORM pg_terminate_backend(s.pid);\n"
+            + "    END IF;\n"
+            + "  END LOOP;\n"
+            + "  FOR s IN EXECUTE old_sessions USING NEW.resource, NEW.epoch LOOP\n"
+            + "    PERFORM pg_stat_clear_snapshot();\n"
+            + "    IF EXISTS (SELECT 1 FROM pg_stat_get_activity(s.pid) a WHERE a.backend_start = s.backend_start)\n"
+            + "        AND NOT pg_terminate_backend(s.pid, " + END_SESSION_TIMEOUT_MS + ") THEN\n"
+            + "      PERFORM pg_stat_clear_snapshot();\n"
+            + "      IF EXISTS (SELECT 1 FROM pg_stat_get_activity(s.pid) a WHERE a.backend_start = s.backend_start) THEN\n"
             + "        RAISE EXCEPTION 'fencing: session % still holds token % of resource % and did not end within"
             + " % ms; the mark stays below %', s.pid, s.token, NEW.resource, " + END_SESSION_TIMEOUT_MS + ", NEW.epoch"
             + " USING ERRCODE = '55P03';\n"
