@@ -18,7 +18,9 @@ public final class EpochAdvance {
     public static void establish(Connection raw, EpochSql sql, String resource, long token) throws SQLException {
         EpochGuard guard = new EpochGuard(raw, sql, null);
         try {
+            long previous = guard.readMark(resource);
             guard.lock(resource, token);
+            FenceMetrics.of(resource).established(token, previous);
         } finally {
             guard.close();
         }

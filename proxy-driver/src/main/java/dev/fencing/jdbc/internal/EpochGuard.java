@@ -158,6 +158,15 @@ final class EpochGuard {
      * the issuer check, so a token above the issued mark is refused before it can become the mark.
      */
     void lock(String resource, long token) throws SQLException {
+        long started = System.nanoTime();
+        try {
+            lockUntimed(resource, token);
+        } finally {
+            FenceMetrics.of(resource).epochLocked(System.nanoTime() - started);
+        }
+    }
+
+    private void lockUntimed(String resource, long token) throws SQLException {
         for (int attempt = 0; attempt < 8; attempt++) {
             PreparedStatement read = lockAtLeastStatement();
             read.setString(1, resource);
