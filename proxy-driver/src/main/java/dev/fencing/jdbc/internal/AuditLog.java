@@ -32,7 +32,8 @@ public final class AuditLog {
         "org.apache.ibatis.", "org.mybatis.", "org.jooq.", "org.flywaydb.", "org.liquibase.", "liquibase.",
         "org.apache.commons.dbcp", "org.apache.commons.dbutils.", "org.apache.tomcat.jdbc.", "com.mchange.",
         "org.jdbi.", "org.sql2o.", "org.h2.", "org.postgresql.", "org.mariadb.", "com.mysql.", "oracle.jdbc.",
-        "com.microsoft.sqlserver.", "org.eclipse.persistence.", "net.bytebuddy.",
+        "com.microsoft.sqlserver.", "org.eclipse.persistence.", "net.bytebuddy.", "org.junit.",
+        "org.apache.maven.surefire.",
     };
     /** Generated proxy classes (Spring, Hibernate, Byte Buddy) that stand in front of application classes. */
     private static final String[] GENERATED = {"$$SpringCGLIB$$", "$$EnhancerBySpringCGLIB$$", "$HibernateProxy$",
@@ -85,14 +86,80 @@ public final class AuditLog {
         entry.addCallSite(callSite());
     }
 
-    /** The first frame of the calling thread outside the driver, the JDK and JDBC frameworks. */
+    /** At most this many frames in one call site: the data-access layer's and the first caller outside it. */
+    static final int MAX_CHAIN = 8;
+    /** Class names (before any {@code $}) that mark a class of the data-access layer. */
+    private static final String[] DATA_ACCESS_SUFFIXES = {"Dao", "DAO", "Repository", "Repo", "Mapper", "Gateway"};
+    /** Package names that mark a class of the data-access layer. */
+    private static final String[] DATA_ACCESS_PACKAGES = {".dao.", ".daos.", ".repository.", ".repositories.",
+        ".persistence.", ".dataaccess."};
+
+    /**
+     * Where the application sent the statement from: the first frame of the calling thread outside the driver, the
+     * JDK and JDBC frameworks (the code that talks to JDBC), followed by its callers for as long as they are in the
+     * data-access layer, up to and including the first caller outside it (the code that should hold the token's
+     * scope): {@code InvoiceDao.issue(InvoiceDao.java:30) <- LateFeeJob.run(LateFeeJob.java:12)}. A caller is in
+     * the data-access layer when it is the first frame's class, or its class is named like a DAO ({@code *Dao},
+     * {@code *Repository}, {@code *Mapper}, ...) or sits in such a package ({@code .dao.}, {@code .repository.},
+     * {@code .persistence.}, ...); frameworks in between (Spring's proxies, MyBatis) are skipped.
+     */
     static String callSite() {
-        return WALKER.walk(frames -> frames
-                .filter(frame -> isApplication(frame.getClassName()))
-                .findFirst()
-                .map(frame -> frame.getClassName() + "." + frame.getMethodName() + "(" + frame.getFileName() + ":"
-                        + frame.getLineNumber() + ")")
-                .orElse("(no application frame)"));
+        return WALKER.walk(frames -> {
+            StringBuilder chain = new StringBuilder();
+            String first = null;
+            int length = 0;
+            for (StackWalker.StackFrame frame : (Iterable<StackWalker.StackFrame>) frames::iterator) {
+                String type = frame.getClassName();
+                if (!isApplication(type)) {
+                    continue;
+                }
+                if (first != null) {
+                    chain.append(" <- ");
+                }
+                chain.append(type).append('.').append(frame.getMethodName()).append('(').append(frame.getFileName())
+                        .append(':').append(frame.getLineNumber()).append(')');
+                length++;
+                if (first == null) {
+                    first = type;
+                } else if (!inDataAccessLayer(type, first)) {
+                    break;
+                }
+                if (length == MAX_CHAIN) {
+                    break;
+                }
+            }
+            return first == null ? "(no application frame)" : chain.toString();
+        });
+    }
+
+    /** Whether {@code type} belongs to the data-access layer whose first frame (the one calling JDBC) is {@code first}. */
+    static boolean inDataAccessLayer(String type, String first) {
+        if (type.equals(first) || (type.startsWith(first + "$") && Character.isDigit(type.charAt(first.length() + 1)))) {
+            return true;
+        }
+        String simple = simpleName(type);
+        for (String suffix : DATA_ACCESS_SUFFIXES) {
+            if (simple.endsWith(suffix)) {
+                return true;
+            }
+        }
+        for (String name : DATA_ACCESS_PACKAGES) {
+            if (type.contains(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The class's own name: {@code a.b.Outer$InvoiceDao$1} is {@code InvoiceDao}. */
+    private static String simpleName(String type) {
+        String name = type;
+        int cut;
+        while ((cut = name.lastIndexOf('$')) > 0 && cut + 1 < name.length()
+                && name.substring(cut + 1).chars().allMatch(Character::isDigit)) {
+            name = name.substring(0, cut);
+        }
+        return name.substring(Math.max(name.lastIndexOf('$'), name.lastIndexOf('.')) + 1);
     }
 
     static boolean isApplication(String className) {
