@@ -189,9 +189,32 @@ public final class AuditLog {
         UNLISTED.set(0);
     }
 
+    /** Where connections that set no {@code fencing.audit.file} write at exit; see {@link #defaultReportFile}. */
+    private static volatile Path defaultFile = Path.of(Settings.DEFAULT_AUDIT_FILE);
+    /** Whether a connection asked for the report at the default place. */
+    private static volatile boolean defaultWanted;
+
+    /**
+     * Where audit-mode connections without {@code fencing.audit.file} write the report at exit, for the whole JVM
+     * (the JUnit extension points it at its own report, so no test run leaves a file in the project root).
+     */
+    public static void defaultReportFile(Path file) {
+        defaultFile = file;
+    }
+
+    /** Writes the report at exit to the default file as it is then (see {@link #defaultReportFile}). */
+    static void writeAtExitToDefault() {
+        defaultWanted = true;
+        hook();
+    }
+
     /** Writes the report to {@code file} (and its summary beside it) when the JVM exits. */
     static void writeAtExit(Path file) {
         EXIT_FILES.add(file.toAbsolutePath().normalize());
+        hook();
+    }
+
+    private static void hook() {
         if (HOOK.compareAndSet(false, true)) {
             Runtime.getRuntime().addShutdownHook(new Thread(AuditLog::writeExitReports, "fencing-audit-report"));
         }
@@ -199,7 +222,11 @@ public final class AuditLog {
 
     private static void writeExitReports() {
         FencingAudit.Report report = snapshot();
-        for (Path file : EXIT_FILES) {
+        Set<Path> files = new java.util.LinkedHashSet<>(EXIT_FILES);
+        if (defaultWanted) {
+            files.add(defaultFile.toAbsolutePath().normalize());
+        }
+        for (Path file : files) {
             try {
                 report.write(file);
                 System.err.println(report.headline() + "; report written to " + file + " and "

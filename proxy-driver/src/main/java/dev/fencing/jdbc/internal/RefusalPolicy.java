@@ -30,8 +30,10 @@ final class RefusalPolicy {
     static RefusalPolicy of(Settings settings, Dialect dialect, Supplier<String> resource) throws SQLException {
         boolean audit = settings.mode() == Settings.Mode.AUDIT;
         Path file = settings.auditFile();
-        if (audit || file != null) {
-            AuditLog.writeAtExit(file == null ? Path.of(Settings.DEFAULT_AUDIT_FILE) : file);
+        if (file != null) {
+            AuditLog.writeAtExit(file);
+        } else if (audit) {
+            AuditLog.writeAtExitToDefault();
         }
         return new RefusalPolicy(audit, dialect, resource);
     }

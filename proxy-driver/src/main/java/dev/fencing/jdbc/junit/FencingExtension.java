@@ -33,8 +33,10 @@ import javax.sql.DataSource;
  * caught and swallowed still fails the build. After the class, the {@link FencingAudit} report of what the class
  * caused is written to {@link #reportTo(Path)}: by default {@code target/fencing-audit/<test class>.json}, with the
  * readable summary beside it as {@code .txt}; at JVM exit the whole run's report goes to
- * {@code target/fencing-audit/jvm.json}. When refusals fail tests, a refusal caused outside the tests (in
- * {@code @BeforeAll}, {@code @AfterAll}, a static initializer) fails the class, after its report is written.
+ * {@code target/fencing-audit/jvm.json}, which is also where the application's own audit-mode connections without a
+ * {@code fencing.audit.file} write (see {@link FencingAudit#defaultReportFile}), so a test run writes reports
+ * only under {@code target/fencing-audit} unless told otherwise. When refusals fail tests, a refusal caused outside
+ * the tests (in {@code @BeforeAll}, {@code @AfterAll}, a static initializer) fails the class, after its report is written.
  *
  * <p>Before the class runs, the extension opens one connection through its data source, which creates the epoch
  * table when it is missing; so application code that opens its own {@code jdbc:fencing:} connections to the same
@@ -64,11 +66,15 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
     /** Whether a connection through {@link #dataSource} has prepared the epoch table. */
     private volatile boolean prepared;
 
+    /** The whole run's report, written at JVM exit; also where the application's own audit-mode URLs write. */
+    static final Path JVM_REPORT = Path.of("target", "fencing-audit", "jvm.json");
+
     private FencingExtension(String url) {
         dataSource.setUrl(url);
         dataSource.setProperty("fencing.schema", "create");
         dataSource.setProperty("fencing.mode", "audit");
-        dataSource.setProperty("fencing.audit.file", Path.of("target", "fencing-audit", "jvm.json").toString());
+        dataSource.setProperty("fencing.audit.file", JVM_REPORT.toString());
+        FencingAudit.defaultReportFile(JVM_REPORT);
     }
 
     /**
@@ -120,6 +126,9 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
     /** Any driver property: {@code user}, {@code password}, the underlying driver's, or a {@code fencing.*} one. */
     public FencingExtension property(String name, String value) {
         dataSource.setProperty(name, value);
+        if ("fencing.audit.file".equalsIgnoreCase(name) && value != null && !value.isBlank()) {
+            FencingAudit.defaultReportFile(Path.of(value.trim()));
+        }
         return this;
     }
 
