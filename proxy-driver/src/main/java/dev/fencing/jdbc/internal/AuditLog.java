@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencingAudit;
 import dev.fencing.jdbc.FencingRefusedException;
 
@@ -190,7 +191,7 @@ public final class AuditLog {
     }
 
     /** Where connections that set no {@code fencing.audit.file} write at exit; see {@link #defaultReportFile}. */
-    private static volatile Path defaultFile = Path.of(Settings.DEFAULT_AUDIT_FILE);
+    private static volatile Path defaultFile = Path.of(FencingProperty.DEFAULT_AUDIT_FILE);
     /** Whether a connection asked for the report at the default place. */
     private static volatile boolean defaultWanted;
 

@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.EpochSql;
 import dev.fencing.sql.EpochTable;
@@ -141,9 +142,9 @@ final class EpochSchema {
             return new Tables(epoch, lease, true);
         }
         if (settings.leaseTableConfigured()) {
-            throw Settings.configuration(Settings.LEASE_TABLE + ": the lease table " + configured + " does not exist"
+            throw Settings.configuration(FencingProperty.LEASE_TABLE.getName() + ": the lease table " + configured + " does not exist"
                     + " (the never-issued check needs it): create it with 'fencing init', correct the name, or set "
-                    + Settings.ISSUER_CHECK + "=off when every resource is fed by an external coordinator");
+                    + FencingProperty.ISSUER_CHECK.getName() + "=off when every resource is fed by an external coordinator");
         }
         return new Tables(epoch, FenceTables.locate(raw, dialect, configured), false);
     }

@@ -3,6 +3,8 @@ package dev.fencing.jdbc.junit;
 import dev.fencing.jdbc.Fencing;
 import dev.fencing.jdbc.FencingAudit;
 import dev.fencing.jdbc.FencingDataSource;
+import dev.fencing.jdbc.FencingMode;
+import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.sql.ResourceName;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -47,18 +49,10 @@ import javax.sql.DataSource;
  */
 public final class FencingExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
         AfterEachCallback, ParameterResolver {
-    /** What a refusal does while the tests run (the driver's {@code fencing.mode}). */
-    public enum Mode {
-        /** Nothing is refused: what enforce mode would refuse runs unguarded and is reported. */
-        AUDIT,
-        /** Refusals are thrown, as in production. */
-        ENFORCE
-    }
-
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(FencingExtension.class);
 
     private final FencingDataSource dataSource = new FencingDataSource();
-    private Mode mode = Mode.AUDIT;
+    private FencingMode mode = FencingMode.AUDIT;
     private String resource;
     private long token;
     private Boolean failOnRefusals;
@@ -71,9 +65,9 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
 
     private FencingExtension(String url) {
         dataSource.setUrl(url);
-        dataSource.setProperty("fencing.schema", "create");
-        dataSource.setProperty("fencing.mode", "audit");
-        dataSource.setProperty("fencing.audit.file", JVM_REPORT.toString());
+        dataSource.set(FencingProperty.SCHEMA, "create");
+        dataSource.set(FencingProperty.MODE, "audit");
+        dataSource.set(FencingProperty.AUDIT_FILE, JVM_REPORT.toString());
         FencingAudit.defaultReportFile(JVM_REPORT);
     }
 
@@ -90,10 +84,10 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
         return new FencingExtension(fenced ? url : "jdbc:fencing:" + url.substring(5));
     }
 
-    /** Audit (the default) or enforce. */
-    public FencingExtension mode(Mode mode) {
+    /** Audit (the default) or enforce: the driver's {@code fencing.mode} for the tests' connections. */
+    public FencingExtension mode(FencingMode mode) {
         this.mode = mode;
-        dataSource.setProperty("fencing.mode", mode.name().toLowerCase(Locale.ROOT));
+        dataSource.set(FencingProperty.MODE, mode.name().toLowerCase(Locale.ROOT));
         return this;
     }
 
@@ -126,7 +120,7 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
     /** Any driver property: {@code user}, {@code password}, the underlying driver's, or a {@code fencing.*} one. */
     public FencingExtension property(String name, String value) {
         dataSource.setProperty(name, value);
-        if ("fencing.audit.file".equalsIgnoreCase(name) && value != null && !value.isBlank()) {
+        if (FencingProperty.forName(name) == FencingProperty.AUDIT_FILE && value != null && !value.isBlank()) {
             FencingAudit.defaultReportFile(Path.of(value.trim()));
         }
         return this;
@@ -137,12 +131,12 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
         return dataSource;
     }
 
-    public Mode mode() {
+    public FencingMode mode() {
         return mode;
     }
 
     private boolean failing() {
-        return failOnRefusals != null ? failOnRefusals : mode == Mode.ENFORCE;
+        return failOnRefusals != null ? failOnRefusals : mode == FencingMode.ENFORCE;
     }
 
     @Override

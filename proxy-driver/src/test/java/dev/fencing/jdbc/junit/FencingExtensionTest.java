@@ -1,6 +1,7 @@
 package dev.fencing.jdbc.junit;
 
 import dev.fencing.jdbc.FencingAudit;
+import dev.fencing.jdbc.FencingMode;
 import dev.fencing.jdbc.FencingRefusedException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -118,7 +119,7 @@ class FencingExtensionTest {
     /** Legacy code that catches and logs SQLExceptions: enforce mode's refusal would go unnoticed. */
     static class SwallowingEnforceSuite {
         @RegisterExtension
-        static final FencingExtension FENCING = FencingExtension.forUrl(RAW).mode(FencingExtension.Mode.ENFORCE)
+        static final FencingExtension FENCING = FencingExtension.forUrl(RAW).mode(FencingMode.ENFORCE)
                 .reportTo(reportFile);
 
         @Test
@@ -140,7 +141,7 @@ class FencingExtensionTest {
     static class ScopedEnforceSuite {
         @RegisterExtension
         static final FencingExtension FENCING = FencingExtension.forUrl("jdbc:fencing:" + RAW.substring(5))
-                .mode(FencingExtension.Mode.ENFORCE).scope("items", 4).reportTo(reportFile);
+                .mode(FencingMode.ENFORCE).scope("items", 4).reportTo(reportFile);
 
         @BeforeAll
         static void setUpRuns() throws SQLException {
@@ -174,7 +175,7 @@ class FencingExtensionTest {
     /** Legacy set-up code that swallows a refusal in {@code @BeforeAll}: the tests pass, the class must not. */
     static class SwallowingSetUpSuite {
         @RegisterExtension
-        static final FencingExtension FENCING = FencingExtension.forUrl(RAW).mode(FencingExtension.Mode.ENFORCE)
+        static final FencingExtension FENCING = FencingExtension.forUrl(RAW).mode(FencingMode.ENFORCE)
                 .reportTo(reportFile);
 
         @BeforeAll
@@ -213,7 +214,7 @@ class FencingExtensionTest {
         static final String OWN = "jdbc:h2:mem:extension_own;DB_CLOSE_DELAY=-1";
 
         @RegisterExtension
-        static final FencingExtension FENCING = FencingExtension.forUrl(OWN).mode(FencingExtension.Mode.ENFORCE)
+        static final FencingExtension FENCING = FencingExtension.forUrl(OWN).mode(FencingMode.ENFORCE)
                 .scope("own", 2).reportTo(reportFile);
 
         @Test
@@ -260,7 +261,7 @@ class FencingExtensionTest {
     /** Legacy tear-down code that swallows a refusal in {@code @AfterAll}: the class fails too. */
     static class SwallowingTearDownSuite {
         @RegisterExtension
-        static final FencingExtension FENCING = FencingExtension.forUrl(RAW).mode(FencingExtension.Mode.ENFORCE)
+        static final FencingExtension FENCING = FencingExtension.forUrl(RAW).mode(FencingMode.ENFORCE)
                 .reportTo(reportFile);
 
         @Test
