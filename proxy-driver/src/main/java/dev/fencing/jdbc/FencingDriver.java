@@ -2,6 +2,7 @@ package dev.fencing.jdbc;
 
 import dev.fencing.jdbc.internal.FencedConnectionImpl;
 import dev.fencing.jdbc.internal.Settings;
+import dev.fencing.jdbc.internal.SqlStates;
 import dev.fencing.jdbc.internal.Unfenced;
 
 import java.sql.Connection;
@@ -37,7 +38,8 @@ public final class FencingDriver implements Driver {
         Driver target = Unfenced.targetDriver(settings.targetUrl());
         Connection raw = target.connect(settings.targetUrl(), settings.targetProperties());
         if (raw == null) {
-            throw new SQLException("fencing: the driver for " + settings.targetUrl() + " refused the URL", "08001");
+            throw new SQLException("fencing: the driver for " + settings.targetUrl() + " refused the URL",
+                    SqlStates.CANNOT_CONNECT);
         }
         return FencedConnectionImpl.open(raw, settings);
     }

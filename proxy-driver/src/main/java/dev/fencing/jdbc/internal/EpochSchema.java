@@ -43,7 +43,7 @@ final class EpochSchema {
                 }
                 if (epoch == null) {
                     statement.executeQuery(sql.validateTable()).close(); // the database's own error, then ours
-                    throw new SQLException("table " + configured + " not found", "42P01");
+                    throw new SQLException("table " + configured + " not found", SqlStates.PG_UNDEFINED_TABLE);
                 }
                 sql = new EpochSql(dialect, epoch);
                 statement.executeQuery(sql.validateTable()).close();
@@ -159,8 +159,9 @@ final class EpochSchema {
      */
     private static boolean tableMissing(SQLException e) {
         String state = e.getSQLState();
-        return state != null && (state.equals("42P01") || state.equals("42S02") || state.equals("42S03")
-                || state.equals("42S04"));
+        return state != null && (state.equals(SqlStates.PG_UNDEFINED_TABLE) || state.equals(SqlStates.TABLE_NOT_FOUND)
+                || state.equals(SqlStates.H2_TABLE_NOT_FOUND_WITH_CANDIDATES)
+                || state.equals(SqlStates.H2_TABLE_NOT_FOUND_EMPTY));
     }
 
     /**
@@ -179,6 +180,7 @@ final class EpochSchema {
 
     private static boolean aboutTheTable(SQLException e) {
         String state = e.getSQLState();
-        return state != null && (state.startsWith("42") || state.startsWith("3F") || state.equals("90079"));
+        return state != null && (state.startsWith("42") || state.startsWith("3F")
+                || state.equals(SqlStates.H2_SCHEMA_NOT_FOUND));
     }
 }

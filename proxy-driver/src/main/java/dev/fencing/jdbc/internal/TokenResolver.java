@@ -24,9 +24,6 @@ import java.util.OptionalLong;
  * checked against {@link dev.fencing.sql.ResourceName} where it enters.
  */
 final class TokenResolver {
-    /** The SQLState PostgreSQL gives {@code SET LOCAL} outside a transaction block (a warning there). */
-    static final String NO_ACTIVE_TRANSACTION = "25P01";
-
     private final Settings settings;
     private final Connection raw;
     private final TokenFile tokenFile;
@@ -214,10 +211,11 @@ final class TokenResolver {
         try (Statement s = raw.createStatement()) {
             s.execute("SET LOCAL " + FencingProperty.TOKEN.getName() + " = '" + token + "'");
             for (SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) {
-                if (NO_ACTIVE_TRANSACTION.equals(w.getSQLState())) {
+                if (SqlStates.PG_NO_ACTIVE_TRANSACTION.equals(w.getSQLState())) {
                     throw new SQLException("fencing: " + source + " outside a transaction block would apply to"
                             + " nothing and was refused: begin a transaction first (setAutoCommit(false) or BEGIN),"
-                            + " or use SET " + FencingProperty.TOKEN.getName() + " for the connection", NO_ACTIVE_TRANSACTION);
+                            + " or use SET " + FencingProperty.TOKEN.getName() + " for the connection",
+                            SqlStates.PG_NO_ACTIVE_TRANSACTION);
                 }
             }
         }
