@@ -231,12 +231,7 @@ final class EpochGuard {
 
     /** The resource's mark as committed now (0 when it has none), read without a lock. */
     long readMark(String resource) throws SQLException {
-        try (PreparedStatement read = raw.prepareStatement(sql.readMark())) {
-            read.setString(1, resource);
-            try (ResultSet rs = read.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : 0;
-            }
-        }
+        return EpochAdvance.readMark(raw, sql, resource);
     }
 
     private PreparedStatement lockAtLeastStatement() throws SQLException {

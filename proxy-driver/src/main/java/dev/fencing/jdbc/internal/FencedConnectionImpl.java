@@ -90,10 +90,7 @@ public final class FencedConnectionImpl implements FencedConnection {
      */
     public static FencedConnectionImpl open(Connection raw, Settings settings) throws SQLException {
         try {
-            Dialect dialect = Dialect.fromProductName(raw.getMetaData().getDatabaseProductName());
-            if (dialect == Dialect.GENERIC) {
-                dialect = Dialect.fromUrl(settings.targetUrl());
-            }
+            Dialect dialect = Dialect.of(raw.getMetaData().getDatabaseProductName(), settings.targetUrl());
             if (dialect == Dialect.H2) {
                 H2Durability.require(raw);
             }
