@@ -57,7 +57,7 @@ class CallSiteTest {
     @Test
     void theCallSiteRunsFromTheJdbcCallerThroughTheDaoToItsFirstCallerOutside_C1() throws SQLException {
         try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.schema=create",
-                "fencing.mode=audit", "fencing.resource=billing"))) {
+                "fencing.mode=audit", "fencing.audit.file=target/fencing-audit.json", "fencing.resource=billing"))) {
             assertEquals(1, new BillingService().bill(c, 1));
         }
         List<String> sites = FencingAudit.report().findings().stream()
@@ -73,7 +73,7 @@ class CallSiteTest {
     @Test
     void aDaoCalledFromATestEndsAtTheTest_C1() throws SQLException {
         try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.schema=create",
-                "fencing.mode=audit", "fencing.resource=billing"))) {
+                "fencing.mode=audit", "fencing.audit.file=target/fencing-audit.json", "fencing.resource=billing"))) {
             assertEquals(1, new InvoiceDao().insert(c, 2));
         }
         String site = FencingAudit.report().findings().get(0).callSites().get(0);
