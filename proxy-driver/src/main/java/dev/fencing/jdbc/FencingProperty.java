@@ -26,9 +26,10 @@ public enum FencingProperty {
     TOKEN_FILE("fencing.token.file", null, null, "a file holding the token; read again at every statement that needs"
             + " the token, so a lease agent can rewrite it in any way (even `cp -p` or `rsync -t`, which keep its size"
             + " and modification time)", Parsers::text),
-    TOKEN_ENV("fencing.token.env", FencingProperty.DEFAULT_TOKEN_ENV, null, "the environment variable holding the token", Parsers::text),
-    RESOURCE_ENV("fencing.resource.env", FencingProperty.DEFAULT_RESOURCE_ENV, null, "the environment variable holding the resource",
-            Parsers::text),
+    TOKEN_ENV("fencing.token.env", FencingProperty.DEFAULT_TOKEN_ENV, null, "the environment variable holding the"
+            + " token", Parsers::text),
+    RESOURCE_ENV("fencing.resource.env", FencingProperty.DEFAULT_RESOURCE_ENV, null, "the environment variable"
+            + " holding the resource", Parsers::text),
     TOKEN_SOURCE("fencing.token.source", null, null, "class name of a `dev.fencing.jdbc.TokenSource` (public,"
             + " no-argument constructor), asked at every mutation", Parsers::text),
     TABLE("fencing.table", "fencing_epoch", null, "epoch table, `table` or `schema.table`, plain identifiers only (it"

@@ -133,9 +133,10 @@ public final class AuditLog {
         });
     }
 
-    /** Whether {@code type} belongs to the data-access layer whose first frame (the one calling JDBC) is {@code first}. */
+    /** Whether {@code type} is in the data-access layer whose first frame (the one calling JDBC) is {@code first}. */
     static boolean inDataAccessLayer(String type, String first) {
-        if (type.equals(first) || (type.startsWith(first + "$") && Character.isDigit(type.charAt(first.length() + 1)))) {
+        boolean anonymousInFirst = type.startsWith(first + "$") && Character.isDigit(type.charAt(first.length() + 1));
+        if (type.equals(first) || anonymousInFirst) {
             return true;
         }
         String simple = simpleName(type);

@@ -142,9 +142,10 @@ final class EpochSchema {
             return new Tables(epoch, lease, true);
         }
         if (settings.leaseTableConfigured()) {
-            throw Settings.configuration(FencingProperty.LEASE_TABLE.getName() + ": the lease table " + configured + " does not exist"
-                    + " (the never-issued check needs it): create it with 'fencing init', correct the name, or set "
-                    + FencingProperty.ISSUER_CHECK.getName() + "=off when every resource is fed by an external coordinator");
+            throw Settings.configuration(FencingProperty.LEASE_TABLE.getName() + ": the lease table " + configured
+                    + " does not exist (the never-issued check needs it): create it with 'fencing init', correct the"
+                    + " name, or set " + FencingProperty.ISSUER_CHECK.getName() + "=off when every resource is fed by"
+                    + " an external coordinator");
         }
         return new Tables(epoch, FenceTables.locate(raw, dialect, configured), false);
     }

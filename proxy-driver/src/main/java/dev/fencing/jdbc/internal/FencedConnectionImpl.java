@@ -217,9 +217,10 @@ public final class FencedConnectionImpl implements FencedConnection {
             return;
         }
         String source = "SET LOCAL " + name;
-        if (!name.equals(FencingProperty.TOKEN.getName()) || analyzer.dialect() != Dialect.POSTGRESQL) {
+        String token = FencingProperty.TOKEN.getName();
+        if (!name.equals(token) || analyzer.dialect() != Dialect.POSTGRESQL) {
             throw Settings.configuration(source + " is not supported"
-                    + (name.equals(FencingProperty.TOKEN.getName()) ? " on " + analyzer.dialect() : "; only SET LOCAL " + FencingProperty.TOKEN.getName()
+                    + (name.equals(token) ? " on " + analyzer.dialect() : "; only SET LOCAL " + token
                     + " is, on PostgreSQL") + ": use SET " + name + " for the connection, or Fencing.scope(resource,"
                     + " token) for a block of code");
         }
