@@ -77,8 +77,8 @@ class CallSiteTest {
             assertEquals(1, new InvoiceDao().insert(c, 2));
         }
         String site = FencingAudit.report().findings().get(0).callSites().get(0);
-        assertTrue(site.endsWith(" <- " + getClass().getName() + ".aDaoCalledFromATestEndsAtTheTest_C1(CallSiteTest.java:"
-                + site.substring(site.lastIndexOf(':') + 1)), site);
+        String test = getClass().getName() + ".aDaoCalledFromATestEndsAtTheTest_C1(CallSiteTest.java:";
+        assertTrue(site.endsWith(" <- " + test + site.substring(site.lastIndexOf(':') + 1)), site);
         assertEquals(3, site.split(" <- ").length, site);
     }
 }

@@ -65,12 +65,14 @@ final class TokenResolver {
             Class<?> type = Class.forName(className.trim(), true, Thread.currentThread().getContextClassLoader() != null
                     ? Thread.currentThread().getContextClassLoader() : TokenResolver.class.getClassLoader());
             if (!TokenSource.class.isAssignableFrom(type)) {
-                throw Settings.configuration(FencingProperty.TOKEN_SOURCE.getName() + ": " + className + " does not implement "
+                throw Settings.configuration(FencingProperty.TOKEN_SOURCE.getName() + ": " + className
+                        + " does not implement "
                         + TokenSource.class.getName());
             }
             return (TokenSource) type.getDeclaredConstructor().newInstance();
         } catch (ReflectiveOperationException | LinkageError e) {
-            throw Settings.configuration(FencingProperty.TOKEN_SOURCE.getName() + ": cannot create " + className + ": " + e);
+            throw Settings.configuration(FencingProperty.TOKEN_SOURCE.getName() + ": cannot create " + className
+                    + ": " + e);
         }
     }
 
@@ -136,7 +138,8 @@ final class TokenResolver {
             rs.next();
             value = rs.getString(1);
         }
-        return value == null || value.isEmpty() ? 0 : valid(resource, "SET LOCAL " + FencingProperty.TOKEN.getName(), value);
+        return value == null || value.isEmpty() ? 0
+                : valid(resource, "SET LOCAL " + FencingProperty.TOKEN.getName(), value);
     }
 
     private long fromFile(String resource) throws FencingRefusedException {

@@ -38,7 +38,8 @@ import javax.sql.DataSource;
  * {@code target/fencing-audit/jvm.json}, which is also where the application's own audit-mode connections without a
  * {@code fencing.audit.file} write (see {@link FencingAudit#defaultReportFile}), so a test run writes reports
  * only under {@code target/fencing-audit} unless told otherwise. When refusals fail tests, a refusal caused outside
- * the tests (in {@code @BeforeAll}, {@code @AfterAll}, a static initializer) fails the class, after its report is written.
+ * the tests (in {@code @BeforeAll}, {@code @AfterAll}, a static initializer) fails the class, after its report is
+ * written.
  *
  * <p>Before the class runs, the extension opens one connection through its data source, which creates the epoch
  * table when it is missing; so application code that opens its own {@code jdbc:fencing:} connections to the same
