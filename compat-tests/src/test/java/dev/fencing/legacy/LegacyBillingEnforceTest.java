@@ -1,6 +1,7 @@
 package dev.fencing.legacy;
 
 import dev.fencing.jdbc.FencingAudit;
+import dev.fencing.jdbc.FencingMode;
 import dev.fencing.jdbc.junit.FencingExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,7 +23,7 @@ class LegacyBillingEnforceTest extends LegacyBillingTests {
             + "fencing.resource=billing;fencing.token.file=" + LeaseFile.write(1);
 
     @RegisterExtension
-    static final FencingExtension FENCING = FencingExtension.forUrl(URL).mode(FencingExtension.Mode.ENFORCE);
+    static final FencingExtension FENCING = FencingExtension.forUrl(URL).mode(FencingMode.ENFORCE);
 
     private static FencingAudit.Report before;
 

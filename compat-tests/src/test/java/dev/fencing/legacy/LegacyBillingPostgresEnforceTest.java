@@ -2,6 +2,7 @@ package dev.fencing.legacy;
 
 import dev.fencing.jdbc.RequiresPostgres;
 import dev.fencing.jdbc.TestDatabase;
+import dev.fencing.jdbc.FencingMode;
 import dev.fencing.jdbc.junit.FencingExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,7 +19,7 @@ class LegacyBillingPostgresEnforceTest extends LegacyBillingTests {
             "fencing.token.file=" + LegacyBillingEnforceTest.LeaseFile.write(1));
 
     @RegisterExtension
-    static final FencingExtension FENCING = FencingExtension.forUrl(URL).mode(FencingExtension.Mode.ENFORCE);
+    static final FencingExtension FENCING = FencingExtension.forUrl(URL).mode(FencingMode.ENFORCE);
 
     @BeforeAll
     static void createSchema() throws SQLException {

@@ -26,6 +26,19 @@ public interface FenceMXBean {
      */
     long getEpochAdvances();
 
+    /**
+     * How often a statement of the fence's own locked the epoch row or raised the mark before a mutation (an
+     * advance, a first write in a transaction, H2 and MariaDB, statements that cannot carry the guard ahead).
+     */
+    long getEpochLocks();
+
+    /**
+     * The time those statements took in all, in nanoseconds: mostly waiting for the epoch lock (an advance waits
+     * for the old epoch's writers to finish; writers wait for an advance). A PostgreSQL guard sent ahead of the
+     * statement in the same round trip waits inside the statement and is not counted.
+     */
+    long getEpochLockWaitNanos();
+
     /** The highest high-water mark this JVM has seen for the resource: its guarded tokens and refusals' marks; 0 before any. */
     long getCurrentMark();
 }

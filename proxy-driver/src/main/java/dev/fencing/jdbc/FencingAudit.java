@@ -29,6 +29,16 @@ public final class FencingAudit {
         return AuditLog.snapshot();
     }
 
+    /**
+     * Where connections in audit mode that set no {@code fencing.audit.file} write the report at JVM exit (by
+     * default {@code fencing-audit.json} in the working directory). {@link dev.fencing.jdbc.junit.FencingExtension}
+     * sets it to its own whole-run report, so application code under test that opens its own audit-mode
+     * connections adds to that report instead of leaving a file in the project root.
+     */
+    public static void defaultReportFile(Path file) {
+        AuditLog.defaultReportFile(Objects.requireNonNull(file, "file"));
+    }
+
     /** Forgets everything recorded so far. */
     public static void reset() {
         AuditLog.reset();

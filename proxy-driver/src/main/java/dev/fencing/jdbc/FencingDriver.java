@@ -2,6 +2,7 @@ package dev.fencing.jdbc;
 
 import dev.fencing.jdbc.internal.FencedConnectionImpl;
 import dev.fencing.jdbc.internal.Settings;
+import dev.fencing.jdbc.internal.SqlStates;
 import dev.fencing.jdbc.internal.Unfenced;
 
 import java.sql.Connection;
@@ -10,7 +11,7 @@ import java.sql.DriverManager;
 import java.sql.DriverPropertyInfo;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.logging.Logger;
 
@@ -37,7 +38,8 @@ public final class FencingDriver implements Driver {
         Driver target = Unfenced.targetDriver(settings.targetUrl());
         Connection raw = target.connect(settings.targetUrl(), settings.targetProperties());
         if (raw == null) {
-            throw new SQLException("fencing: the driver for " + settings.targetUrl() + " refused the URL", "08001");
+            throw new SQLException("fencing: the driver for " + settings.targetUrl() + " refused the URL",
+                    SqlStates.CANNOT_CONNECT);
         }
         return FencedConnectionImpl.open(raw, settings);
     }
@@ -48,14 +50,12 @@ public final class FencingDriver implements Driver {
     }
 
     @Override
-    public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) throws SQLException {
-        List<Settings.Definition> settings = Settings.DEFINITIONS;
-        DriverPropertyInfo[] out = new DriverPropertyInfo[settings.size()];
+    public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) {
+        Map<String, String> given = Settings.given(url, info);
+        FencingProperty[] settings = FencingProperty.values();
+        DriverPropertyInfo[] out = new DriverPropertyInfo[settings.length];
         for (int i = 0; i < out.length; i++) {
-            Settings.Definition setting = settings.get(i);
-            String given = info == null ? null : info.getProperty(setting.name());
-            out[i] = new DriverPropertyInfo(setting.name(), given);
-            out[i].description = setting.description() + " (default: " + setting.defaultValue() + ")";
+            out[i] = settings[i].toDriverPropertyInfo(given.get(settings[i].getName()));
         }
         return out;
     }

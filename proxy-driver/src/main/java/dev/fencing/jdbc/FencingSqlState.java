@@ -22,6 +22,10 @@ public final class FencingSqlState {
     /** The fencing configuration is wrong: a bad setting, or a missing epoch table. */
     public static final String CONFIGURATION = "ZF006";
 
+    /** Every state above, in order: the one list that counters and documentation are made from. */
+    public static final java.util.List<String> ALL = java.util.List.of(INVALID_TOKEN, STALE_TOKEN, TOKEN_NOT_ISSUED,
+            CANNOT_GUARD, PROTECTED, CONFIGURATION);
+
     private FencingSqlState() {
     }
 }

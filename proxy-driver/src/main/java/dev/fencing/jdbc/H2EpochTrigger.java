@@ -1,6 +1,5 @@
 package dev.fencing.jdbc;
 
-import dev.fencing.sql.EpochSql;
 import org.h2.api.Trigger;
 
 import java.sql.Connection;
@@ -61,6 +60,6 @@ public final class H2EpochTrigger implements Trigger {
     }
 
     private static SQLException refused(String message) {
-        return new SQLException("fencing: " + message, EpochSql.MARK_PROTECTED_STATE);
+        return new SQLException("fencing: " + message, FencingSqlState.PROTECTED);
     }
 }

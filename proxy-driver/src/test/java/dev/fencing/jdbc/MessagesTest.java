@@ -109,6 +109,7 @@ class MessagesTest {
                 assertTrue(property.description.endsWith("(default: enforce)"), property.description);
             }
         }
+        names.sort(null);
         assertEquals(ALL_SETTINGS, names);
     }
 }

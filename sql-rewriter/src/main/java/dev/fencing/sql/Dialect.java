@@ -36,6 +36,15 @@ public enum Dialect {
      * The dialect for a database product name as JDBC metadata reports it ({@code H2}, {@code PostgreSQL},
      * {@code MariaDB}, {@code MySQL}); more reliable than the URL when one driver wraps another.
      */
+    /**
+     * The dialect of a connection: by the product name its metadata reports, or by its URL when the name is not one
+     * this library knows (a proxy or a driver that names itself differently).
+     */
+    public static Dialect of(String productName, String jdbcUrl) {
+        Dialect dialect = fromProductName(productName);
+        return dialect == GENERIC ? fromUrl(jdbcUrl) : dialect;
+    }
+
     public static Dialect fromProductName(String productName) {
         String name = productName == null ? "" : productName.toLowerCase(Locale.ROOT);
         if (name.startsWith("h2")) {

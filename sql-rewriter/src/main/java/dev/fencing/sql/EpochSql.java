@@ -15,7 +15,8 @@ public final class EpochSql {
 
     /**
      * The SQLState the database's own protection of the epoch table raises when a write would lower, delete,
-     * truncate or rename a high-water mark (the same as the driver's refusal of writes to its tables).
+     * truncate or rename a high-water mark: the driver's {@code FencingSqlState.PROTECTED}, which this library
+     * cannot see (FencingSqlStateTest checks they are the same).
      */
     public static final String MARK_PROTECTED_STATE = "ZF005";
 

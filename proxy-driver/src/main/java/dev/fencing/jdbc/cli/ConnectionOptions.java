@@ -1,6 +1,6 @@
 package dev.fencing.jdbc.cli;
 
-import dev.fencing.jdbc.internal.Settings;
+import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.issuer.TokenIssuer;
 import picocli.CommandLine.Option;
 
@@ -70,8 +70,8 @@ final class ConnectionOptions {
         }
         put(info, "user", first(user, env.get(USER_ENV), file.getProperty("user")));
         put(info, "password", first(env.get(PASSWORD_ENV), file.getProperty("password")));
-        put(info, Settings.TABLE, epochTable);
-        put(info, Settings.LEASE_TABLE, leaseTable);
+        put(info, FencingProperty.TABLE.getName(), epochTable);
+        put(info, FencingProperty.LEASE_TABLE.getName(), leaseTable);
         return TokenIssuer.forUrl(jdbcUrl, info);
     }
 

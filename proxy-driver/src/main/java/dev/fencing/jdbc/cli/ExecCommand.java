@@ -1,6 +1,6 @@
 package dev.fencing.jdbc.cli;
 
-import dev.fencing.jdbc.internal.Settings;
+import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.issuer.AcquireOptions;
 import dev.fencing.jdbc.issuer.Lease;
 import dev.fencing.jdbc.issuer.LeaseLostException;
@@ -32,8 +32,8 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "exec", mixinStandardHelpOptions = true,
         description = "Run COMMAND under a lease: acquire, start it with $"
-        + Settings.DEFAULT_TOKEN_ENV + " and $" + Settings.DEFAULT_RESOURCE_ENV + " set, renew, stop it when the"
-        + " lease is lost, release on exit. Exits with COMMAND's exit code.")
+        + FencingProperty.DEFAULT_TOKEN_ENV + " and $" + FencingProperty.DEFAULT_RESOURCE_ENV + " set, renew, stop it"
+        + " when the lease is lost, release on exit. Exits with COMMAND's exit code.")
 final class ExecCommand implements Callable<Integer> {
     private static final Duration MAX_RENEW_EVERY = Duration.ofSeconds(1);
     private static final int MAX_HOLDER = 200;
@@ -89,8 +89,8 @@ final class ExecCommand implements Callable<Integer> {
             err.println("fencing: '" + runHolder + "' holds '" + resource + "' with token " + lease.token());
             Child child;
             try {
-                child = Child.start(command, Map.of(Settings.DEFAULT_TOKEN_ENV, Long.toString(lease.token()),
-                        Settings.DEFAULT_RESOURCE_ENV, resource), grace);
+                child = Child.start(command, Map.of(FencingProperty.DEFAULT_TOKEN_ENV, Long.toString(lease.token()),
+                        FencingProperty.DEFAULT_RESOURCE_ENV, resource), grace);
             } catch (IOException e) {
                 releaseQuietly(issuer, lease, err);
                 throw new CliException(Exit.CANNOT_START, "cannot start " + command.get(0) + ": " + e.getMessage());

@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencingAudit;
 import dev.fencing.jdbc.FencingRefusedException;
 
@@ -32,7 +33,8 @@ public final class AuditLog {
         "org.apache.ibatis.", "org.mybatis.", "org.jooq.", "org.flywaydb.", "org.liquibase.", "liquibase.",
         "org.apache.commons.dbcp", "org.apache.commons.dbutils.", "org.apache.tomcat.jdbc.", "com.mchange.",
         "org.jdbi.", "org.sql2o.", "org.h2.", "org.postgresql.", "org.mariadb.", "com.mysql.", "oracle.jdbc.",
-        "com.microsoft.sqlserver.", "org.eclipse.persistence.", "net.bytebuddy.",
+        "com.microsoft.sqlserver.", "org.eclipse.persistence.", "net.bytebuddy.", "org.junit.",
+        "org.apache.maven.surefire.",
     };
     /** Generated proxy classes (Spring, Hibernate, Byte Buddy) that stand in front of application classes. */
     private static final String[] GENERATED = {"$$SpringCGLIB$$", "$$EnhancerBySpringCGLIB$$", "$HibernateProxy$",
@@ -85,14 +87,81 @@ public final class AuditLog {
         entry.addCallSite(callSite());
     }
 
-    /** The first frame of the calling thread outside the driver, the JDK and JDBC frameworks. */
+    /** At most this many frames in one call site: the data-access layer's and the first caller outside it. */
+    static final int MAX_CHAIN = 8;
+    /** Class names (before any {@code $}) that mark a class of the data-access layer. */
+    private static final String[] DATA_ACCESS_SUFFIXES = {"Dao", "DAO", "Repository", "Repo", "Mapper", "Gateway"};
+    /** Package names that mark a class of the data-access layer. */
+    private static final String[] DATA_ACCESS_PACKAGES = {".dao.", ".daos.", ".repository.", ".repositories.",
+        ".persistence.", ".dataaccess."};
+
+    /**
+     * Where the application sent the statement from: the first frame of the calling thread outside the driver, the
+     * JDK and JDBC frameworks (the code that talks to JDBC), followed by its callers for as long as they are in the
+     * data-access layer, up to and including the first caller outside it (the code that should hold the token's
+     * scope): {@code InvoiceDao.issue(InvoiceDao.java:30) <- LateFeeJob.run(LateFeeJob.java:12)}. A caller is in
+     * the data-access layer when it is the first frame's class, or its class is named like a DAO ({@code *Dao},
+     * {@code *Repository}, {@code *Mapper}, ...) or sits in such a package ({@code .dao.}, {@code .repository.},
+     * {@code .persistence.}, ...); frameworks in between (Spring's proxies, MyBatis) are skipped.
+     */
     static String callSite() {
-        return WALKER.walk(frames -> frames
-                .filter(frame -> isApplication(frame.getClassName()))
-                .findFirst()
-                .map(frame -> frame.getClassName() + "." + frame.getMethodName() + "(" + frame.getFileName() + ":"
-                        + frame.getLineNumber() + ")")
-                .orElse("(no application frame)"));
+        return WALKER.walk(frames -> {
+            StringBuilder chain = new StringBuilder();
+            String first = null;
+            int length = 0;
+            for (StackWalker.StackFrame frame : (Iterable<StackWalker.StackFrame>) frames::iterator) {
+                String type = frame.getClassName();
+                if (!isApplication(type)) {
+                    continue;
+                }
+                if (first != null) {
+                    chain.append(" <- ");
+                }
+                chain.append(type).append('.').append(frame.getMethodName()).append('(').append(frame.getFileName())
+                        .append(':').append(frame.getLineNumber()).append(')');
+                length++;
+                if (first == null) {
+                    first = type;
+                } else if (!inDataAccessLayer(type, first)) {
+                    break;
+                }
+                if (length == MAX_CHAIN) {
+                    break;
+                }
+            }
+            return first == null ? "(no application frame)" : chain.toString();
+        });
+    }
+
+    /** Whether {@code type} is in the data-access layer whose first frame (the one calling JDBC) is {@code first}. */
+    static boolean inDataAccessLayer(String type, String first) {
+        boolean anonymousInFirst = type.startsWith(first + "$") && Character.isDigit(type.charAt(first.length() + 1));
+        if (type.equals(first) || anonymousInFirst) {
+            return true;
+        }
+        String simple = simpleName(type);
+        for (String suffix : DATA_ACCESS_SUFFIXES) {
+            if (simple.endsWith(suffix)) {
+                return true;
+            }
+        }
+        for (String name : DATA_ACCESS_PACKAGES) {
+            if (type.contains(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The class's own name: {@code a.b.Outer$InvoiceDao$1} is {@code InvoiceDao}. */
+    private static String simpleName(String type) {
+        String name = type;
+        int cut;
+        while ((cut = name.lastIndexOf('$')) > 0 && cut + 1 < name.length()
+                && name.substring(cut + 1).chars().allMatch(Character::isDigit)) {
+            name = name.substring(0, cut);
+        }
+        return name.substring(Math.max(name.lastIndexOf('$'), name.lastIndexOf('.')) + 1);
     }
 
     static boolean isApplication(String className) {
@@ -122,9 +191,32 @@ public final class AuditLog {
         UNLISTED.set(0);
     }
 
+    /** Where connections that set no {@code fencing.audit.file} write at exit; see {@link #defaultReportFile}. */
+    private static volatile Path defaultFile = Path.of(FencingProperty.DEFAULT_AUDIT_FILE);
+    /** Whether a connection asked for the report at the default place. */
+    private static volatile boolean defaultWanted;
+
+    /**
+     * Where audit-mode connections without {@code fencing.audit.file} write the report at exit, for the whole JVM
+     * (the JUnit extension points it at its own report, so no test run leaves a file in the project root).
+     */
+    public static void defaultReportFile(Path file) {
+        defaultFile = file;
+    }
+
+    /** Writes the report at exit to the default file as it is then (see {@link #defaultReportFile}). */
+    static void writeAtExitToDefault() {
+        defaultWanted = true;
+        hook();
+    }
+
     /** Writes the report to {@code file} (and its summary beside it) when the JVM exits. */
     static void writeAtExit(Path file) {
         EXIT_FILES.add(file.toAbsolutePath().normalize());
+        hook();
+    }
+
+    private static void hook() {
         if (HOOK.compareAndSet(false, true)) {
             Runtime.getRuntime().addShutdownHook(new Thread(AuditLog::writeExitReports, "fencing-audit-report"));
         }
@@ -132,7 +224,11 @@ public final class AuditLog {
 
     private static void writeExitReports() {
         FencingAudit.Report report = snapshot();
-        for (Path file : EXIT_FILES) {
+        Set<Path> files = new java.util.LinkedHashSet<>(EXIT_FILES);
+        if (defaultWanted) {
+            files.add(defaultFile.toAbsolutePath().normalize());
+        }
+        for (Path file : files) {
             try {
                 report.write(file);
                 System.err.println(report.headline() + "; report written to " + file + " and "

@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.sql.Analysis;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.EpochTable;
@@ -78,8 +79,8 @@ final class Catalog {
     static Catalog open(Connection raw, Dialect dialect, List<EpochTable> exemptTables) throws SQLException {
         Catalog catalog = new Catalog(raw, dialect);
         if (!exemptTables.isEmpty() && dialect == Dialect.GENERIC) {
-            throw Settings.configuration(Settings.EXEMPT + " needs a database whose catalog the driver can ask"
-                    + " (PostgreSQL, H2, MariaDB)");
+            throw Settings.configuration(FencingProperty.EXEMPT.getName() + " needs a database whose catalog the"
+                    + " driver can ask (PostgreSQL, H2, MariaDB)");
         }
         for (EpochTable table : exemptTables) {
             catalog.exemptNames.add(table.simpleName());
@@ -250,8 +251,8 @@ final class Catalog {
         }
         if (!resolved.kind().equals("table")) {
             if (atConnect) {
-                throw Settings.configuration(Settings.EXEMPT + ": '" + configured + "' is a " + resolved.kind()
-                        + ", not a plain table; only a plain table's own rows can be exempt");
+                throw Settings.configuration(FencingProperty.EXEMPT.getName() + ": '" + configured + "' is a "
+                        + resolved.kind() + ", not a plain table; only a plain table's own rows can be exempt");
             }
             return false;
         }

@@ -3,11 +3,26 @@ package dev.fencing.jdbc.internal;
 import dev.fencing.sql.EpochSql;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 
-/** Raises a resource's high-water mark from outside a fenced connection: the issuer's immediate revocation. */
+/**
+ * A resource's high-water mark from outside a fenced connection: read it, or raise it (the issuer's immediate
+ * revocation).
+ */
 public final class EpochAdvance {
     private EpochAdvance() {
+    }
+
+    /** The resource's mark as committed now (0 when it has none), read without a lock: the one way it is read. */
+    public static long readMark(Connection raw, EpochSql sql, String resource) throws SQLException {
+        try (PreparedStatement read = raw.prepareStatement(sql.readMark())) {
+            read.setString(1, resource);
+            try (ResultSet rs = read.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
     }
 
     /**
@@ -18,7 +33,9 @@ public final class EpochAdvance {
     public static void establish(Connection raw, EpochSql sql, String resource, long token) throws SQLException {
         EpochGuard guard = new EpochGuard(raw, sql, null, null);
         try {
+            long previous = readMark(raw, sql, resource);
             guard.lock(resource, token);
+            FenceMetrics.of(resource).established(token, previous);
         } finally {
             guard.close();
         }

@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.sql.EpochSql;
 import dev.fencing.sql.SessionFenceSql;
@@ -150,7 +151,7 @@ final class EpochGuard {
             // closing is what matters; the refusal below says why
         }
         throw new SQLException("fencing: this connection is fenced at token " + held + " of resource '" + resource
-                + "' (" + Settings.GUARD + "=session) and cannot move to token " + token + ": it was closed, nothing"
+                + "' (" + FencingProperty.GUARD.getName() + "=session) and cannot move to token " + token + ": it was closed, nothing"
                 + " was changed; take a new connection for the new token", "08006");
     }
 
@@ -208,6 +209,15 @@ final class EpochGuard {
      * the issuer check, so a token above the issued mark is refused before it can become the mark.
      */
     void lock(String resource, long token) throws SQLException {
+        long started = System.nanoTime();
+        try {
+            lockUntimed(resource, token);
+        } finally {
+            FenceMetrics.of(resource).epochLocked(System.nanoTime() - started);
+        }
+    }
+
+    private void lockUntimed(String resource, long token) throws SQLException {
         for (int attempt = 0; attempt < 8; attempt++) {
             PreparedStatement read = lockAtLeastStatement();
             read.setString(1, resource);
@@ -272,12 +282,7 @@ final class EpochGuard {
 
     /** The resource's mark as committed now (0 when it has none), read without a lock. */
     long readMark(String resource) throws SQLException {
-        try (PreparedStatement read = raw.prepareStatement(sql.readMark())) {
-            read.setString(1, resource);
-            try (ResultSet rs = read.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : 0;
-            }
-        }
+        return EpochAdvance.readMark(raw, sql, resource);
     }
 
     private PreparedStatement lockAtLeastStatement() throws SQLException {

@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.EpochSql;
 import dev.fencing.sql.EpochTable;
@@ -43,7 +44,7 @@ final class EpochSchema {
                 }
                 if (epoch == null) {
                     statement.executeQuery(sql.validateTable()).close(); // the database's own error, then ours
-                    throw new SQLException("table " + configured + " not found", "42P01");
+                    throw new SQLException("table " + configured + " not found", SqlStates.PG_UNDEFINED_TABLE);
                 }
                 sql = new EpochSql(dialect, epoch);
                 statement.executeQuery(sql.validateTable()).close();
@@ -129,14 +130,14 @@ final class EpochSchema {
     private static void sessionFence(Connection raw, Dialect dialect, EpochTable epoch, Settings.SchemaMode mode,
                                      boolean autoCommit) throws SQLException {
         if (dialect != Dialect.POSTGRESQL) {
-            throw Settings.configuration(Settings.GUARD + "=session is available on PostgreSQL only; this database is "
-                    + dialect.name().toLowerCase(java.util.Locale.ROOT) + ": use " + Settings.GUARD + "=statement");
+            throw Settings.configuration(FencingProperty.GUARD.getName() + "=session is available on PostgreSQL only; this database is "
+                    + dialect.name().toLowerCase(java.util.Locale.ROOT) + ": use " + FencingProperty.GUARD.getName() + "=statement");
         }
         SessionFenceSql sql;
         try {
             sql = new SessionFenceSql(epoch);
         } catch (IllegalArgumentException e) {
-            throw Settings.configuration(Settings.GUARD + "=session: " + e.getMessage());
+            throw Settings.configuration(FencingProperty.GUARD.getName() + "=session: " + e.getMessage());
         }
         if (sessionFenceInForce(raw, sql)) {
             return;
@@ -157,7 +158,7 @@ final class EpochSchema {
                 return; // added now, or by a connection that raced this one
             }
         }
-        SQLException missing = Settings.configuration(Settings.GUARD + "=session needs the session table "
+        SQLException missing = Settings.configuration(FencingProperty.GUARD.getName() + "=session needs the session table "
                 + sql.table() + " with its protection and the hand-over trigger on " + epoch.render(dialect)
                 + (failure == null ? "" : ", which could not be added: " + firstLine(failure.getMessage()))
                 + ". Connect once with fencing.schema=create, or run: " + String.join("; ", sql.create()));
@@ -211,9 +212,10 @@ final class EpochSchema {
             return new Tables(epoch, lease, true);
         }
         if (settings.leaseTableConfigured()) {
-            throw Settings.configuration(Settings.LEASE_TABLE + ": the lease table " + configured + " does not exist"
-                    + " (the never-issued check needs it): create it with 'fencing init', correct the name, or set "
-                    + Settings.ISSUER_CHECK + "=off when every resource is fed by an external coordinator");
+            throw Settings.configuration(FencingProperty.LEASE_TABLE.getName() + ": the lease table " + configured
+                    + " does not exist (the never-issued check needs it): create it with 'fencing init', correct the"
+                    + " name, or set " + FencingProperty.ISSUER_CHECK.getName() + "=off when every resource is fed by"
+                    + " an external coordinator");
         }
         return new Tables(epoch, FenceTables.locate(raw, dialect, configured), false);
     }
@@ -228,8 +230,9 @@ final class EpochSchema {
      */
     private static boolean tableMissing(SQLException e) {
         String state = e.getSQLState();
-        return state != null && (state.equals("42P01") || state.equals("42S02") || state.equals("42S03")
-                || state.equals("42S04"));
+        return state != null && (state.equals(SqlStates.PG_UNDEFINED_TABLE) || state.equals(SqlStates.TABLE_NOT_FOUND)
+                || state.equals(SqlStates.H2_TABLE_NOT_FOUND_WITH_CANDIDATES)
+                || state.equals(SqlStates.H2_TABLE_NOT_FOUND_EMPTY));
     }
 
     /**
@@ -248,6 +251,7 @@ final class EpochSchema {
 
     private static boolean aboutTheTable(SQLException e) {
         String state = e.getSQLState();
-        return state != null && (state.startsWith("42") || state.startsWith("3F") || state.equals("90079"));
+        return state != null && (state.startsWith("42") || state.startsWith("3F")
+                || state.equals(SqlStates.H2_SCHEMA_NOT_FOUND));
     }
 }

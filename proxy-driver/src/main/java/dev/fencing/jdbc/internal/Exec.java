@@ -49,17 +49,19 @@ enum Exec {
                 return rows;
             case UPDATE:
                 if (rows) {
-                    throw new SQLException("A result was returned when none was expected.", "0100E");
+                    throw new SQLException("A result was returned when none was expected.",
+                            SqlStates.PG_RESULT_NOT_EXPECTED);
                 }
                 return statement.getUpdateCount();
             case LARGE_UPDATE:
                 if (rows) {
-                    throw new SQLException("A result was returned when none was expected.", "0100E");
+                    throw new SQLException("A result was returned when none was expected.",
+                            SqlStates.PG_RESULT_NOT_EXPECTED);
                 }
                 return statement.getLargeUpdateCount();
             default:
                 if (!rows) {
-                    throw new SQLException("No results were returned by the query.", "02000");
+                    throw new SQLException("No results were returned by the query.", SqlStates.NO_RESULT_SET);
                 }
                 return statement.getResultSet();
         }
@@ -75,7 +77,7 @@ enum Exec {
             case LARGE_UPDATE:
                 return 0L;
             default:
-                throw new SQLException("fencing: SET fencing.* returns no result set", "02000");
+                throw new SQLException("fencing: SET fencing.* returns no result set", SqlStates.NO_RESULT_SET);
         }
     }
 }

@@ -6,6 +6,7 @@ import dev.fencing.jdbc.FencingRefusedException;
 import javax.management.JMException;
 import javax.management.ObjectName;
 import java.lang.management.ManagementFactory;
+import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,18 +14,23 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The counters of one resource's fence in this JVM, registered as a {@link FenceMXBean} on first use, and the log
- * lines (logger {@code dev.fencing.jdbc}) for every refusal and every epoch advance.
+ * The counters of one resource's fence in this JVM, registered as a {@link FenceMXBean} on first use (and as
+ * Micrometer meters when Micrometer is on the class path, see {@link MicrometerMeters}), and the log lines (logger
+ * {@code dev.fencing.jdbc}) for every refusal and every epoch advance.
  */
-final class FenceMetrics implements FenceMXBean {
+public final class FenceMetrics implements FenceMXBean {
     static final String LOGGER = "dev.fencing.jdbc";
     private static final System.Logger LOG = System.getLogger(LOGGER);
     private static final Map<String, FenceMetrics> RESOURCES = new ConcurrentHashMap<>();
+    /** Whether Micrometer is on the driver's class path; its classes are never loaded when it is not. */
+    private static final boolean MICROMETER = present("io.micrometer.core.instrument.MeterRegistry");
 
     private final String resource;
     private final LongAdder guarded = new LongAdder();
     private final Map<String, LongAdder> refusals = new ConcurrentHashMap<>();
     private final LongAdder advances = new LongAdder();
+    private final LongAdder epochLocks = new LongAdder();
+    private final LongAdder epochLockNanos = new LongAdder();
     /** The highest mark seen; 0 before any. */
     private final AtomicLong mark = new AtomicLong();
 
@@ -41,8 +47,30 @@ final class FenceMetrics implements FenceMXBean {
         return RESOURCES.computeIfAbsent(resource, r -> {
             FenceMetrics created = new FenceMetrics(r);
             created.register();
+            if (MICROMETER) {
+                MicrometerMeters.bind(created);
+            }
             return created;
         });
+    }
+
+    /** Every resource's counters so far (for binding a Micrometer registry late). */
+    static Collection<FenceMetrics> all() {
+        return RESOURCES.values();
+    }
+
+    private static boolean present(String className) {
+        try {
+            Class.forName(className, false, FenceMetrics.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError absent) {
+            return false;
+        }
+    }
+
+    /** Whether this copy of the driver found Micrometer and binds its meters. */
+    public static boolean micrometerBound() {
+        return MICROMETER;
     }
 
     /** {@code dev.fencing:type=Fence,resource=<name>}, the name quoted when it holds a character JMX reserves. */
@@ -72,6 +100,28 @@ final class FenceMetrics implements FenceMXBean {
             advances.increment();
             LOG.log(System.Logger.Level.INFO, "fencing: resource ''{0}'' advanced to epoch {1} (was {2})",
                     resource, Long.toString(token), Long.toString(previous));
+        }
+    }
+
+    /**
+     * The epoch row was locked (or the mark raised) by a statement of its own, which took {@code nanos}: the
+     * time spent waiting for writers of the old epoch, or for an advance, to end, plus one round trip.
+     */
+    void epochLocked(long nanos) {
+        epochLocks.increment();
+        epochLockNanos.add(nanos);
+    }
+
+    /**
+     * The token issuer raised the mark from {@code previous} to {@code token} itself (immediate revocation),
+     * without a mutation: an advance like any other, for the counts and the log.
+     */
+    void established(long token, long previous) {
+        mark.accumulateAndGet(token, Math::max);
+        if (token > previous) {
+            advances.increment();
+            LOG.log(System.Logger.Level.INFO, "fencing: resource ''{0}'' advanced to epoch {1} (was {2}) by the"
+                    + " token issuer (immediate revocation)", resource, Long.toString(token), Long.toString(previous));
         }
     }
 
@@ -120,6 +170,22 @@ final class FenceMetrics implements FenceMXBean {
     @Override
     public long getEpochAdvances() {
         return advances.sum();
+    }
+
+    @Override
+    public long getEpochLocks() {
+        return epochLocks.sum();
+    }
+
+    @Override
+    public long getEpochLockWaitNanos() {
+        return epochLockNanos.sum();
+    }
+
+    /** Refusals with {@code sqlState} so far. */
+    long refusals(String sqlState) {
+        LongAdder count = refusals.get(sqlState);
+        return count == null ? 0 : count.sum();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencedConnection;
 import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.sql.Analysis;
@@ -95,10 +96,7 @@ public final class FencedConnectionImpl implements FencedConnection {
      */
     public static FencedConnectionImpl open(Connection raw, Settings settings) throws SQLException {
         try {
-            Dialect dialect = Dialect.fromProductName(raw.getMetaData().getDatabaseProductName());
-            if (dialect == Dialect.GENERIC) {
-                dialect = Dialect.fromUrl(settings.targetUrl());
-            }
+            Dialect dialect = Dialect.of(raw.getMetaData().getDatabaseProductName(), settings.targetUrl());
             if (dialect == Dialect.H2) {
                 H2Durability.require(raw);
             }
@@ -127,12 +125,8 @@ public final class FencedConnectionImpl implements FencedConnection {
     }
 
     private static SqlAnalyzer newAnalyzer(Dialect dialect, EpochSchema.Tables tables, Settings settings) {
-        try {
-            return new SqlAnalyzer(dialect, tables.epoch(), List.of(tables.lease(), sessionTable(tables.epoch())),
-                    settings.cacheSize());
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        return new SqlAnalyzer(dialect, tables.epoch(), List.of(tables.lease(), sessionTable(tables.epoch())),
+                settings.cacheSize());
     }
 
     // ---- the statement path -------------------------------------------------------------------------------
@@ -241,9 +235,10 @@ public final class FencedConnectionImpl implements FencedConnection {
             return;
         }
         String source = "SET LOCAL " + name;
-        if (!name.equals(Settings.TOKEN) || analyzer.dialect() != Dialect.POSTGRESQL) {
+        String token = FencingProperty.TOKEN.getName();
+        if (!name.equals(token) || analyzer.dialect() != Dialect.POSTGRESQL) {
             throw Settings.configuration(source + " is not supported"
-                    + (name.equals(Settings.TOKEN) ? " on " + analyzer.dialect() : "; only SET LOCAL " + Settings.TOKEN
+                    + (name.equals(token) ? " on " + analyzer.dialect() : "; only SET LOCAL " + token
                     + " is, on PostgreSQL") + ": use SET " + name + " for the connection, or Fencing.scope(resource,"
                     + " token) for a block of code");
         }
@@ -256,24 +251,22 @@ public final class FencedConnectionImpl implements FencedConnection {
 
     /** A setting from SQL ({@code sql}: as on PostgreSQL, it ends a local token too) or from client info. */
     private void applySetting(String name, String value, String source, boolean sql) throws SQLException {
-        switch (name.toLowerCase(Locale.ROOT)) {
-            case Settings.TOKEN:
-                try {
-                    if (sql) {
-                        tokens.setSessionToken(value, source);
-                    } else {
-                        tokens.setConnectionToken(value, source);
-                    }
-                } catch (FencingRefusedException refusal) {
-                    refusals.refuse(refusal, source);
+        FencingProperty setting = FencingProperty.forName(name);
+        if (setting == FencingProperty.TOKEN) {
+            try {
+                if (sql) {
+                    tokens.setSessionToken(value, source);
+                } else {
+                    tokens.setConnectionToken(value, source);
                 }
-                break;
-            case Settings.RESOURCE:
-                tokens.setConnectionResource(value, source);
-                break;
-            default:
-                throw Settings.configuration("'" + name + "' cannot be set on a connection; only "
-                        + Settings.TOKEN + " and " + Settings.RESOURCE + " can");
+            } catch (FencingRefusedException refusal) {
+                refusals.refuse(refusal, source);
+            }
+        } else if (setting == FencingProperty.RESOURCE) {
+            tokens.setConnectionResource(value, source);
+        } else {
+            throw Settings.configuration("'" + name + "' cannot be set on a connection; only "
+                    + FencingProperty.TOKEN.getName() + " and " + FencingProperty.RESOURCE.getName() + " can");
         }
     }
 
@@ -586,15 +579,12 @@ public final class FencedConnectionImpl implements FencedConnection {
     @Override
     public String getClientInfo(String name) throws SQLException {
         if (Settings.isFencing(name)) {
-            switch (name.toLowerCase(Locale.ROOT)) {
-                case Settings.TOKEN:
-                    OptionalLong token = getFencingToken();
-                    return token.isPresent() ? Long.toString(token.getAsLong()) : null;
-                case Settings.RESOURCE:
-                    return getFencingResource();
-                default:
-                    return null;
+            FencingProperty setting = FencingProperty.forName(name);
+            if (setting == FencingProperty.TOKEN) {
+                OptionalLong token = getFencingToken();
+                return token.isPresent() ? Long.toString(token.getAsLong()) : null;
             }
+            return setting == FencingProperty.RESOURCE ? getFencingResource() : null;
         }
         return raw.getClientInfo(name);
     }

@@ -25,7 +25,7 @@ final class ParameterBindings {
 
     void set(int index, boolean streamed, Binding binding) throws SQLException {
         if (index < 1) {
-            throw new SQLException("The parameter index " + index + " is out of range.", "22023");
+            throw new SQLException("The parameter index " + index + " is out of range.", SqlStates.INVALID_PARAMETER);
         }
         if (index > bindings.length) {
             int size = Math.max(index, bindings.length * 2);

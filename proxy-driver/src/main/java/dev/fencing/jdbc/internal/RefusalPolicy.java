@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.FencingMode;
 import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.SqlRedaction;
@@ -28,10 +29,12 @@ final class RefusalPolicy {
     }
 
     static RefusalPolicy of(Settings settings, Dialect dialect, Supplier<String> resource) throws SQLException {
-        boolean audit = settings.mode() == Settings.Mode.AUDIT;
+        boolean audit = settings.mode() == FencingMode.AUDIT;
         Path file = settings.auditFile();
-        if (audit || file != null) {
-            AuditLog.writeAtExit(file == null ? Path.of(Settings.DEFAULT_AUDIT_FILE) : file);
+        if (file != null) {
+            AuditLog.writeAtExit(file);
+        } else if (audit) {
+            AuditLog.writeAtExitToDefault();
         }
         return new RefusalPolicy(audit, dialect, resource);
     }

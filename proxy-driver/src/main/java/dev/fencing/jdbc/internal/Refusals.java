@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.jdbc.FencingSqlState;
 
@@ -31,7 +32,8 @@ public final class Refusals {
     /** {@code fencing.token.file} names a file that is not there (yet): no token, said in plain words. */
     public static FencingRefusedException missingTokenFile(String resource, java.nio.file.Path file) {
         return new FencingRefusedException("fencing: no token for resource '" + resource + "': the token file "
-                + file.toAbsolutePath() + " (" + Settings.TOKEN_FILE + ") does not exist; nothing was changed",
+                + file.toAbsolutePath() + " (" + FencingProperty.TOKEN_FILE.getName() + ") does not exist; nothing was"
+                + " changed",
                 "no token for resource '" + resource + "' (the token file does not exist)",
                 FencingSqlState.INVALID_TOKEN, resource, 0, -1);
     }
@@ -81,7 +83,8 @@ public final class Refusals {
 
     public static FencingRefusedException unwrapRefused(Class<?> type) {
         return new FencingRefusedException("fencing: unwrap to " + type.getName()
-                + " would hand out an unguarded object; set fencing.unwrap=allow to permit it",
+                + " would hand out an unguarded object; set " + FencingProperty.UNWRAP.getName()
+                + "=allow to permit it",
                 "unwrap to " + type.getName() + " (an unguarded vendor object)", FencingSqlState.PROTECTED, null, 0, -1);
     }
 

@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencingSqlState;
 import dev.fencing.sql.SessionFenceSql;
 
@@ -147,11 +148,11 @@ final class SessionFence {
         }
         int connectedPid = probe.connectedBackendPid();
         if (connectedPid != serverPid) {
-            throw new SQLException("fencing: " + Settings.GUARD + "=session needs one server session per connection,"
+            throw new SQLException("fencing: " + FencingProperty.GUARD.getName() + "=session needs one server session per connection,"
                     + " but " + (connectedPid == 0 ? "the PostgreSQL driver does not say which server process it"
                     + " connected to" : "this connection was opened to server process " + connectedPid) + " and its"
                     + " statements run in process " + serverPid + " (a proxy that shares server sessions between clients, such as"
-                    + " PgBouncer in transaction mode?). Use " + Settings.GUARD + "=statement with such a proxy",
+                    + " PgBouncer in transaction mode?). Use " + FencingProperty.GUARD.getName() + "=statement with such a proxy",
                     FencingSqlState.CONFIGURATION);
         }
         if (held != token) {

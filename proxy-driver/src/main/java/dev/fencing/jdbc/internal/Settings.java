@@ -1,122 +1,49 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.FencingMode;
+import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencingSqlState;
 import dev.fencing.sql.EpochTable;
 import dev.fencing.sql.ResourceName;
 
 import java.net.URLDecoder;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashSet;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 
 /**
- * The {@code fencing.*} settings of one connection, from URL parameters and driver properties, with their
- * defaults: the one place that knows every setting's name. Also splits them off the URL and properties so the
+ * The {@code fencing.*} settings of one connection, from URL parameters and driver properties, parsed and validated
+ * by the one table of settings, {@link FencingProperty}. Also splits them off the URL and properties so the
  * underlying driver never sees them.
  */
 public final class Settings {
     public static final String PREFIX = "jdbc:fencing:";
 
-    public static final String RESOURCE = "fencing.resource";
-    public static final String TOKEN = "fencing.token";
-    public static final String TOKEN_FILE = "fencing.token.file";
-    public static final String TOKEN_ENV = "fencing.token.env";
-    public static final String RESOURCE_ENV = "fencing.resource.env";
-    public static final String TOKEN_SOURCE = "fencing.token.source";
-    public static final String TABLE = "fencing.table";
-    public static final String SCHEMA = "fencing.schema";
-    public static final String UNWRAP = "fencing.unwrap";
-    public static final String CACHE_SIZE = "fencing.cache.size";
-    public static final String LEASE_TABLE = "fencing.lease.table";
-    public static final String ISSUER_CHECK = "fencing.issuer.check";
-    public static final String MODE = "fencing.mode";
-    public static final String AUDIT_FILE = "fencing.audit.file";
-    public static final String EXEMPT = "fencing.exempt";
-    public static final String GUARD = "fencing.guard";
-
-    public static final String DEFAULT_RESOURCE = "default";
-    public static final String DEFAULT_TOKEN_ENV = "FENCING_TOKEN";
-    public static final String DEFAULT_RESOURCE_ENV = "FENCING_RESOURCE";
-    public static final String DEFAULT_TABLE = "fencing_epoch";
-    public static final int DEFAULT_CACHE_SIZE = 4096;
-    public static final String DEFAULT_LEASE_TABLE = "fencing_lease";
-    public static final String DEFAULT_AUDIT_FILE = "fencing-audit.json";
-
-    /** One setting: its name, its default as a person reads it, and what it is for. */
-    public record Definition(String name, String defaultValue, String description) {
-    }
-
-    /** Every setting, sorted by name: the one list that messages and {@code getPropertyInfo} are made from. */
-    public static final List<Definition> DEFINITIONS = sorted(List.of(
-            new Definition(RESOURCE, DEFAULT_RESOURCE + " (or $" + DEFAULT_RESOURCE_ENV + ")",
-                    "the resource this connection's mutations are fenced for"),
-            new Definition(TOKEN, "none", "a static fencing token (a positive 64-bit integer)"),
-            new Definition(TOKEN_FILE, "none", "a file holding the token, re-read whenever it changes"),
-            new Definition(TOKEN_ENV, DEFAULT_TOKEN_ENV, "the environment variable holding the token"),
-            new Definition(RESOURCE_ENV, DEFAULT_RESOURCE_ENV, "the environment variable holding the resource"),
-            new Definition(TOKEN_SOURCE, "none", "class name of a dev.fencing.jdbc.TokenSource (public, no-argument"
-                    + " constructor), asked at every mutation"),
-            new Definition(TABLE, DEFAULT_TABLE, "the epoch table, table or schema.table (plain identifiers)"),
-            new Definition(SCHEMA, "validate", "validate: a missing epoch table is an error at connect; create:"
-                    + " create it"),
-            new Definition(UNWRAP, "deny", "allow lets unwrap hand out the underlying driver's objects, which can"
-                    + " run SQL unguarded"),
-            new Definition(CACHE_SIZE, Integer.toString(DEFAULT_CACHE_SIZE), "analysed statements kept per"
-                    + " database"),
-            new Definition(LEASE_TABLE, DEFAULT_LEASE_TABLE, "the token issuer's lease table, named like "
-                    + TABLE + "; must exist when set explicitly"),
-            new Definition(ISSUER_CHECK, "auto", "auto: a token above the issued mark of a resource with a lease"
-                    + " row is refused; off: never checked"),
-            new Definition(MODE, "enforce", "enforce: refusals are thrown; audit: what enforce mode would refuse"
-                    + " runs unguarded and is reported"),
-            new Definition(AUDIT_FILE, DEFAULT_AUDIT_FILE + " (audit mode only)", "where the audit report is"
-                    + " written at JVM exit"),
-            new Definition(GUARD, "statement", "statement: every mutation carries its own guard; session"
-                    + " (PostgreSQL): a connection registers once per token and its mutations go untouched, an epoch"
-                    + " change ends the sessions of older tokens"),
-            new Definition(EXEMPT, "none", "comma-separated plain tables (table or schema.table) whose"
-                    + " INSERT/UPDATE/DELETE/MERGE/COPY FROM need no token")));
-
-    private static final Set<String> KNOWN = names();
-
-    private static List<Definition> sorted(List<Definition> definitions) {
-        List<Definition> sorted = new ArrayList<>(definitions);
-        sorted.sort(Comparator.comparing(Definition::name));
-        return List.copyOf(sorted);
-    }
-
-    private static Set<String> names() {
-        Set<String> names = new LinkedHashSet<>();
-        for (Definition definition : DEFINITIONS) {
-            names.add(definition.name());
-        }
-        return Set.copyOf(names);
-    }
-
     /** What to do about the epoch table at connect. */
     public enum SchemaMode { VALIDATE, CREATE }
-
-    /** What a refusal does: {@code ENFORCE} throws it; {@code AUDIT} records it and runs the statement unguarded. */
-    public enum Mode { ENFORCE, AUDIT }
 
     private final String targetUrl;
     private final Properties targetProperties;
     private final Map<String, String> values;
+    private final Map<FencingProperty, Object> parsed = new EnumMap<>(FencingProperty.class);
 
-    private Settings(String targetUrl, Properties targetProperties, Map<String, String> values) {
+    private Settings(String targetUrl, Properties targetProperties, Map<String, String> values) throws SQLException {
         this.targetUrl = targetUrl;
         this.targetProperties = targetProperties;
         this.values = values;
+        for (FencingProperty property : FencingProperty.values()) {
+            Object value = property.parse(values.get(property.getName()));
+            if (value != null) {
+                parsed.put(property, value);
+            }
+        }
+        exemptTables();
     }
 
     /** Whether {@code url} is one of ours. */
@@ -144,23 +71,30 @@ public final class Settings {
         String rest = url.substring(PREFIX.length());
         String targetUrl = "jdbc:" + stripUrlSettings(rest, values);
         for (String name : values.keySet()) {
-            if (!KNOWN.contains(name)) {
+            if (FencingProperty.forName(name) == null) {
                 throw unknown(name);
             }
         }
-        Settings settings = new Settings(targetUrl, target, values);
-        settings.resource();
-        settings.epochTable();
-        settings.schemaMode();
-        settings.unwrapAllowed();
-        settings.cacheSize();
-        settings.leaseTable();
-        settings.issuerCheck();
-        settings.sessionGuard();
-        settings.mode();
-        settings.auditFile();
-        settings.exemptTables();
-        return settings;
+        return new Settings(targetUrl, target, values);
+    }
+
+    /**
+     * The {@code fencing.*} values given in {@code url} and {@code info}, by lower-case name, unchecked: what
+     * {@link dev.fencing.jdbc.FencingDriver#getPropertyInfo} reports as given.
+     */
+    public static Map<String, String> given(String url, Properties info) {
+        Map<String, String> values = new LinkedHashMap<>();
+        if (info != null) {
+            for (String name : info.stringPropertyNames()) {
+                if (isFencing(name)) {
+                    values.put(name.toLowerCase(Locale.ROOT), info.getProperty(name));
+                }
+            }
+        }
+        if (accepts(url)) {
+            stripUrlSettings(url.substring(PREFIX.length()), values);
+        }
+        return values;
     }
 
     /** Whether {@code name} is one of the {@code fencing.*} settings (case-insensitive); {@code null} is not. */
@@ -210,13 +144,12 @@ public final class Settings {
     static SQLException unknown(String name) {
         String nearest = null;
         int best = Integer.MAX_VALUE;
-        List<String> known = new ArrayList<>();
-        for (Definition definition : DEFINITIONS) {
-            known.add(definition.name());
-            int distance = editDistance(name, definition.name());
+        List<String> known = FencingProperty.sortedNames();
+        for (String candidate : known) {
+            int distance = editDistance(name, candidate);
             if (distance < best) {
                 best = distance;
-                nearest = definition.name();
+                nearest = candidate;
             }
         }
         String suffix = name.substring("fencing.".length());
@@ -245,7 +178,8 @@ public final class Settings {
         return previous[b.length()];
     }
 
-    static SQLException configuration(String message) {
+    /** A configuration error ({@link FencingSqlState#CONFIGURATION}), worded like every other. */
+    public static SQLException configuration(String message) {
         return new SQLException("fencing: " + message, FencingSqlState.CONFIGURATION);
     }
 
@@ -259,14 +193,20 @@ public final class Settings {
         return targetProperties;
     }
 
-    /** A setting's configured value, or {@code null}. */
-    public String get(String name) {
-        return values.get(name);
+    /** The value of {@code property} as its parser made it, or {@code null} when unset without a default. */
+    private Object value(FencingProperty property) {
+        return parsed.get(property);
     }
 
-    /** The configured {@code fencing.resource}, or {@code null}; an invalid name is a configuration error. */
-    public String resource() throws SQLException {
-        return resourceName(values.get(RESOURCE), RESOURCE);
+    /** A text setting's trimmed value (or its default), or {@code null}. */
+    public String text(FencingProperty property) {
+        Object value = value(property);
+        return value == null ? null : value.toString();
+    }
+
+    /** The configured {@code fencing.resource}, or {@code null}. */
+    public String resource() {
+        return text(FencingProperty.RESOURCE);
     }
 
     /**
@@ -288,126 +228,58 @@ public final class Settings {
     }
 
     public String tokenEnvName() {
-        return values.getOrDefault(TOKEN_ENV, DEFAULT_TOKEN_ENV);
+        return text(FencingProperty.TOKEN_ENV);
     }
 
     public String resourceEnvName() {
-        return values.getOrDefault(RESOURCE_ENV, DEFAULT_RESOURCE_ENV);
+        return text(FencingProperty.RESOURCE_ENV);
     }
 
-    public EpochTable epochTable() throws SQLException {
-        return table(TABLE, DEFAULT_TABLE);
+    public EpochTable epochTable() {
+        return (EpochTable) value(FencingProperty.TABLE);
     }
 
-    public EpochTable leaseTable() throws SQLException {
-        return table(LEASE_TABLE, DEFAULT_LEASE_TABLE);
+    public EpochTable leaseTable() {
+        return (EpochTable) value(FencingProperty.LEASE_TABLE);
     }
 
     /** Whether {@code fencing.lease.table} was set, rather than defaulted: then the lease table must exist. */
     public boolean leaseTableConfigured() {
-        return values.containsKey(LEASE_TABLE);
-    }
-
-    private EpochTable table(String setting, String defaultName) throws SQLException {
-        try {
-            return EpochTable.of(values.getOrDefault(setting, defaultName));
-        } catch (IllegalArgumentException e) {
-            throw configuration(setting + ": " + e.getMessage());
-        }
+        return values.containsKey(FencingProperty.LEASE_TABLE.getName());
     }
 
     /**
      * Whether the guard refuses never-issued tokens: {@code auto} (the default) checks every resource that has a
      * row in the lease table; {@code off} checks none (every resource is fed by an external coordinator).
      */
-    public boolean issuerCheck() throws SQLException {
-        String mode = values.getOrDefault(ISSUER_CHECK, "auto").trim().toLowerCase(Locale.ROOT);
-        switch (mode) {
-            case "auto":
-                return true;
-            case "off":
-                return false;
-            default:
-                throw configuration(ISSUER_CHECK + " must be 'auto' or 'off', was '" + mode + "'");
-        }
+    public boolean issuerCheck() {
+        return (Boolean) value(FencingProperty.ISSUER_CHECK);
     }
 
     /** Whether mutations are fenced by the session fence ({@code fencing.guard=session}) rather than per statement. */
-    public boolean sessionGuard() throws SQLException {
-        String mode = values.getOrDefault(GUARD, "statement").trim().toLowerCase(Locale.ROOT);
-        switch (mode) {
-            case "statement":
-                return false;
-            case "session":
-                return true;
-            default:
-                throw configuration(GUARD + " must be 'statement' or 'session', was '" + mode + "'");
-        }
+    public boolean sessionGuard() {
+        return (Boolean) value(FencingProperty.GUARD);
     }
 
-    public SchemaMode schemaMode() throws SQLException {
-        String mode = values.getOrDefault(SCHEMA, "validate").trim().toLowerCase(Locale.ROOT);
-        switch (mode) {
-            case "validate":
-                return SchemaMode.VALIDATE;
-            case "create":
-                return SchemaMode.CREATE;
-            default:
-                throw configuration(SCHEMA + " must be 'validate' or 'create', was '" + mode + "'");
-        }
+    public SchemaMode schemaMode() {
+        return (SchemaMode) value(FencingProperty.SCHEMA);
     }
 
-    public boolean unwrapAllowed() throws SQLException {
-        String mode = values.getOrDefault(UNWRAP, "deny").trim().toLowerCase(Locale.ROOT);
-        switch (mode) {
-            case "deny":
-                return false;
-            case "allow":
-                return true;
-            default:
-                throw configuration(UNWRAP + " must be 'deny' or 'allow', was '" + mode + "'");
-        }
+    public boolean unwrapAllowed() {
+        return (Boolean) value(FencingProperty.UNWRAP);
     }
 
-    public Mode mode() throws SQLException {
-        String mode = values.getOrDefault(MODE, "enforce").trim().toLowerCase(Locale.ROOT);
-        switch (mode) {
-            case "enforce":
-                return Mode.ENFORCE;
-            case "audit":
-                return Mode.AUDIT;
-            default:
-                throw configuration(MODE + " must be 'enforce' or 'audit', was '" + mode + "'");
-        }
+    public FencingMode mode() {
+        return (FencingMode) value(FencingProperty.MODE);
     }
 
     /** Where the audit report is written at exit: the configured file, or {@code null} when none is set. */
-    public Path auditFile() throws SQLException {
-        String file = values.get(AUDIT_FILE);
-        if (file == null || file.isBlank()) {
-            return null;
-        }
-        try {
-            return Path.of(file.trim());
-        } catch (InvalidPathException e) {
-            throw configuration(AUDIT_FILE + " is not a file name: " + e.getMessage());
-        }
+    public Path auditFile() {
+        return (Path) value(FencingProperty.AUDIT_FILE);
     }
 
-    public int cacheSize() throws SQLException {
-        String size = values.get(CACHE_SIZE);
-        if (size == null) {
-            return DEFAULT_CACHE_SIZE;
-        }
-        try {
-            int parsed = Integer.parseInt(size.trim());
-            if (parsed > 0) {
-                return parsed;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw configuration(CACHE_SIZE + " must be a positive integer, was '" + size + "'");
+    public int cacheSize() {
+        return (Integer) value(FencingProperty.CACHE_SIZE);
     }
 
     /**
@@ -415,25 +287,18 @@ public final class Settings {
      * {@code schema.table}): each connection resolves them as its database resolves such a name (see
      * {@link Catalog}). Only data changes whose every target is one of them run without token and guard.
      */
+    @SuppressWarnings("unchecked")
     public List<EpochTable> exemptTables() throws SQLException {
-        String list = values.get(EXEMPT);
-        List<EpochTable> tables = new ArrayList<>();
-        if (list == null || list.isBlank()) {
-            return tables;
+        List<EpochTable> tables = (List<EpochTable>) value(FencingProperty.EXEMPT);
+        if (tables == null) {
+            return List.of();
         }
         String epochTable = epochTable().simpleName();
-        for (String name : list.split(",", -1)) {
-            EpochTable table;
-            try {
-                table = EpochTable.of(name.trim());
-            } catch (IllegalArgumentException e) {
-                throw configuration(EXEMPT + ": '" + name.trim() + "' is not a table name (plain identifiers,"
-                        + " table or schema.table, separated by commas)");
-            }
+        for (EpochTable table : tables) {
             if (table.simpleName().equals(epochTable)) {
-                throw configuration(EXEMPT + ": the epoch table '" + epochTable + "' cannot be exempt");
+                throw configuration(FencingProperty.EXEMPT.getName() + ": the epoch table '" + epochTable
+                        + "' cannot be exempt");
             }
-            tables.add(table);
         }
         return tables;
     }

@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.Fencing;
 import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.jdbc.TokenSource;
@@ -23,9 +24,6 @@ import java.util.OptionalLong;
  * checked against {@link dev.fencing.sql.ResourceName} where it enters.
  */
 final class TokenResolver {
-    /** The SQLState PostgreSQL gives {@code SET LOCAL} outside a transaction block (a warning there). */
-    static final String NO_ACTIVE_TRANSACTION = "25P01";
-
     private final Settings settings;
     private final Connection raw;
     private final TokenFile tokenFile;
@@ -48,15 +46,15 @@ final class TokenResolver {
     TokenResolver(Settings settings, Connection raw) throws SQLException {
         this.settings = settings;
         this.raw = raw;
-        String file = settings.get(Settings.TOKEN_FILE);
+        String file = settings.text(FencingProperty.TOKEN_FILE);
         this.tokenFile = file == null || file.isBlank() ? null : new TokenFile(Path.of(file.trim()));
-        this.tokenSource = instantiate(settings.get(Settings.TOKEN_SOURCE));
+        this.tokenSource = instantiate(settings.text(FencingProperty.TOKEN_SOURCE));
         String resource = settings.resource();
         if (resource == null) {
             resource = Settings.resourceName(System.getenv(settings.resourceEnvName()),
                     "environment variable " + settings.resourceEnvName());
         }
-        this.staticResource = resource == null ? Settings.DEFAULT_RESOURCE : resource;
+        this.staticResource = resource == null ? FencingProperty.DEFAULT_RESOURCE : resource;
     }
 
     private static TokenSource instantiate(String className) throws SQLException {
@@ -67,12 +65,14 @@ final class TokenResolver {
             Class<?> type = Class.forName(className.trim(), true, Thread.currentThread().getContextClassLoader() != null
                     ? Thread.currentThread().getContextClassLoader() : TokenResolver.class.getClassLoader());
             if (!TokenSource.class.isAssignableFrom(type)) {
-                throw Settings.configuration(Settings.TOKEN_SOURCE + ": " + className + " does not implement "
+                throw Settings.configuration(FencingProperty.TOKEN_SOURCE.getName() + ": " + className
+                        + " does not implement "
                         + TokenSource.class.getName());
             }
             return (TokenSource) type.getDeclaredConstructor().newInstance();
         } catch (ReflectiveOperationException | LinkageError e) {
-            throw Settings.configuration(Settings.TOKEN_SOURCE + ": cannot create " + className + ": " + e);
+            throw Settings.configuration(FencingProperty.TOKEN_SOURCE.getName() + ": cannot create " + className
+                    + ": " + e);
         }
     }
 
@@ -109,9 +109,9 @@ final class TokenResolver {
         if (connectionToken > 0) {
             return connectionToken;
         }
-        String configured = settings.get(Settings.TOKEN);
+        String configured = settings.text(FencingProperty.TOKEN);
         if (configured != null) {
-            return valid(resource, Settings.TOKEN + " setting", configured);
+            return valid(resource, FencingProperty.TOKEN.getName() + " setting", configured);
         }
         if (tokenFile != null) {
             return fromFile(resource);
@@ -134,11 +134,12 @@ final class TokenResolver {
     private long localToken(String resource) throws SQLException {
         String value;
         try (Statement s = raw.createStatement();
-             ResultSet rs = s.executeQuery("SELECT current_setting('" + Settings.TOKEN + "', true)")) {
+             ResultSet rs = s.executeQuery("SELECT current_setting('" + FencingProperty.TOKEN.getName() + "', true)")) {
             rs.next();
             value = rs.getString(1);
         }
-        return value == null || value.isEmpty() ? 0 : valid(resource, "SET LOCAL " + Settings.TOKEN, value);
+        return value == null || value.isEmpty() ? 0
+                : valid(resource, "SET LOCAL " + FencingProperty.TOKEN.getName(), value);
     }
 
     private long fromFile(String resource) throws FencingRefusedException {
@@ -195,7 +196,7 @@ final class TokenResolver {
         long token = text == null ? 0 : checked(text, source);
         if (localTokens) {
             try (Statement s = raw.createStatement()) {
-                s.execute("RESET " + Settings.TOKEN);
+                s.execute("RESET " + FencingProperty.TOKEN.getName());
             }
         }
         connectionToken = token;
@@ -211,12 +212,13 @@ final class TokenResolver {
     void setLocalToken(String text, String source) throws SQLException {
         long token = checked(text, source);
         try (Statement s = raw.createStatement()) {
-            s.execute("SET LOCAL " + Settings.TOKEN + " = '" + token + "'");
+            s.execute("SET LOCAL " + FencingProperty.TOKEN.getName() + " = '" + token + "'");
             for (SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) {
-                if (NO_ACTIVE_TRANSACTION.equals(w.getSQLState())) {
+                if (SqlStates.PG_NO_ACTIVE_TRANSACTION.equals(w.getSQLState())) {
                     throw new SQLException("fencing: " + source + " outside a transaction block would apply to"
                             + " nothing and was refused: begin a transaction first (setAutoCommit(false) or BEGIN),"
-                            + " or use SET " + Settings.TOKEN + " for the connection", NO_ACTIVE_TRANSACTION);
+                            + " or use SET " + FencingProperty.TOKEN.getName() + " for the connection",
+                            SqlStates.PG_NO_ACTIVE_TRANSACTION);
                 }
             }
         }

@@ -33,7 +33,7 @@ public final class Unfenced {
         Connection raw = targetDriver(settings.targetUrl()).connect(settings.targetUrl(), settings.targetProperties());
         if (raw == null) {
             throw new SQLException("fencing: the driver for " + redact(settings.targetUrl()) + " refused the URL",
-                    "08001");
+                    SqlStates.CANNOT_CONNECT);
         }
         return raw;
     }
@@ -48,7 +48,7 @@ public final class Unfenced {
             }
         }
         throw new SQLException("fencing: no JDBC driver on the class path accepts " + redact(targetUrl) + ": "
-                + driverToAdd(targetUrl), "08001");
+                + driverToAdd(targetUrl), SqlStates.CANNOT_CONNECT);
     }
 
     /** The driver artifacts of the databases the project knows, by the URL scheme after {@code jdbc:}. */

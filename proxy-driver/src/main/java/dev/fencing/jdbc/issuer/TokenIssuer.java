@@ -386,12 +386,7 @@ public final class TokenIssuer implements AutoCloseable {
     }
 
     private long readMark(Connection c, String resource) throws SQLException {
-        try (PreparedStatement read = c.prepareStatement(epochSql.readMark())) {
-            read.setString(1, resource);
-            try (ResultSet rs = read.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : 0;
-            }
-        }
+        return EpochAdvance.readMark(c, epochSql, resource);
     }
 
     private Instant readExpiry(Connection c, String resource) throws SQLException {
@@ -441,10 +436,7 @@ public final class TokenIssuer implements AutoCloseable {
         if (connection == null) {
             Connection c = DriverManager.getConnection(url, properties);
             try {
-                Dialect dialect = Dialect.fromProductName(c.getMetaData().getDatabaseProductName());
-                if (dialect == Dialect.GENERIC) {
-                    dialect = Dialect.fromUrl(url);
-                }
+                Dialect dialect = Dialect.of(c.getMetaData().getDatabaseProductName(), url);
                 if (!new LeaseSql(dialect, leaseTable).supported()) {
                     throw unsupported(dialect);
                 }

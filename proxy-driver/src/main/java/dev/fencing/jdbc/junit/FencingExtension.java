@@ -3,6 +3,8 @@ package dev.fencing.jdbc.junit;
 import dev.fencing.jdbc.Fencing;
 import dev.fencing.jdbc.FencingAudit;
 import dev.fencing.jdbc.FencingDataSource;
+import dev.fencing.jdbc.FencingMode;
+import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.sql.ResourceName;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -33,8 +35,11 @@ import javax.sql.DataSource;
  * caught and swallowed still fails the build. After the class, the {@link FencingAudit} report of what the class
  * caused is written to {@link #reportTo(Path)}: by default {@code target/fencing-audit/<test class>.json}, with the
  * readable summary beside it as {@code .txt}; at JVM exit the whole run's report goes to
- * {@code target/fencing-audit/jvm.json}. When refusals fail tests, a refusal caused outside the tests (in
- * {@code @BeforeAll}, {@code @AfterAll}, a static initializer) fails the class, after its report is written.
+ * {@code target/fencing-audit/jvm.json}, which is also where the application's own audit-mode connections without a
+ * {@code fencing.audit.file} write (see {@link FencingAudit#defaultReportFile}), so a test run writes reports
+ * only under {@code target/fencing-audit} unless told otherwise. When refusals fail tests, a refusal caused outside
+ * the tests (in {@code @BeforeAll}, {@code @AfterAll}, a static initializer) fails the class, after its report is
+ * written.
  *
  * <p>Before the class runs, the extension opens one connection through its data source, which creates the epoch
  * table when it is missing; so application code that opens its own {@code jdbc:fencing:} connections to the same
@@ -45,18 +50,10 @@ import javax.sql.DataSource;
  */
 public final class FencingExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
         AfterEachCallback, ParameterResolver {
-    /** What a refusal does while the tests run (the driver's {@code fencing.mode}). */
-    public enum Mode {
-        /** Nothing is refused: what enforce mode would refuse runs unguarded and is reported. */
-        AUDIT,
-        /** Refusals are thrown, as in production. */
-        ENFORCE
-    }
-
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(FencingExtension.class);
 
     private final FencingDataSource dataSource = new FencingDataSource();
-    private Mode mode = Mode.AUDIT;
+    private FencingMode mode = FencingMode.AUDIT;
     private String resource;
     private long token;
     private Boolean failOnRefusals;
@@ -64,11 +61,15 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
     /** Whether a connection through {@link #dataSource} has prepared the epoch table. */
     private volatile boolean prepared;
 
+    /** The whole run's report, written at JVM exit; also where the application's own audit-mode URLs write. */
+    static final Path JVM_REPORT = Path.of("target", "fencing-audit", "jvm.json");
+
     private FencingExtension(String url) {
         dataSource.setUrl(url);
-        dataSource.setProperty("fencing.schema", "create");
-        dataSource.setProperty("fencing.mode", "audit");
-        dataSource.setProperty("fencing.audit.file", Path.of("target", "fencing-audit", "jvm.json").toString());
+        dataSource.set(FencingProperty.SCHEMA, "create");
+        dataSource.set(FencingProperty.MODE, "audit");
+        dataSource.set(FencingProperty.AUDIT_FILE, JVM_REPORT.toString());
+        FencingAudit.defaultReportFile(JVM_REPORT);
     }
 
     /**
@@ -84,10 +85,10 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
         return new FencingExtension(fenced ? url : "jdbc:fencing:" + url.substring(5));
     }
 
-    /** Audit (the default) or enforce. */
-    public FencingExtension mode(Mode mode) {
+    /** Audit (the default) or enforce: the driver's {@code fencing.mode} for the tests' connections. */
+    public FencingExtension mode(FencingMode mode) {
         this.mode = mode;
-        dataSource.setProperty("fencing.mode", mode.name().toLowerCase(Locale.ROOT));
+        dataSource.set(FencingProperty.MODE, mode.name().toLowerCase(Locale.ROOT));
         return this;
     }
 
@@ -120,6 +121,9 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
     /** Any driver property: {@code user}, {@code password}, the underlying driver's, or a {@code fencing.*} one. */
     public FencingExtension property(String name, String value) {
         dataSource.setProperty(name, value);
+        if (FencingProperty.forName(name) == FencingProperty.AUDIT_FILE && value != null && !value.isBlank()) {
+            FencingAudit.defaultReportFile(Path.of(value.trim()));
+        }
         return this;
     }
 
@@ -128,12 +132,12 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
         return dataSource;
     }
 
-    public Mode mode() {
+    public FencingMode mode() {
         return mode;
     }
 
     private boolean failing() {
-        return failOnRefusals != null ? failOnRefusals : mode == Mode.ENFORCE;
+        return failOnRefusals != null ? failOnRefusals : mode == FencingMode.ENFORCE;
     }
 
     @Override

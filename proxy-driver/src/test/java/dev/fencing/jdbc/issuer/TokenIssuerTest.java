@@ -192,9 +192,15 @@ abstract class TokenIssuerTest {
         Lease b = issuer.acquire(resource, "b", TTL,
                 AcquireOptions.DEFAULT.takeOver(true).revokeImmediately(true));
         assertEquals(b.token(), db.mark(resource), "the new token is the mark at once");
+        javax.management.ObjectName fence = new javax.management.ObjectName("dev.fencing:type=Fence,resource="
+                + resource);
+        javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        assertEquals(1L, server.getAttribute(fence, "EpochAdvances"), "the revocation is counted as an advance");
+        assertEquals(b.token(), server.getAttribute(fence, "CurrentMark"), "before the new owner writes");
         refused(FencingSqlState.STALE_TOKEN, () -> db.write(resource, a.token(), "old owner, in flight"));
         assertEquals(1, db.rows(a.token()));
         db.write(resource, b.token(), "new owner");
+        assertEquals(1L, server.getAttribute(fence, "EpochAdvances"), "and only once");
     }
 
     @Test

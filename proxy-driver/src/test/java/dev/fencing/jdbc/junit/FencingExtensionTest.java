@@ -1,6 +1,7 @@
 package dev.fencing.jdbc.junit;
 
 import dev.fencing.jdbc.FencingAudit;
+import dev.fencing.jdbc.FencingMode;
 import dev.fencing.jdbc.FencingRefusedException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -118,7 +119,7 @@ class FencingExtensionTest {
     /** Legacy code that catches and logs SQLExceptions: enforce mode's refusal would go unnoticed. */
     static class SwallowingEnforceSuite {
         @RegisterExtension
-        static final FencingExtension FENCING = FencingExtension.forUrl(RAW).mode(FencingExtension.Mode.ENFORCE)
+        static final FencingExtension FENCING = FencingExtension.forUrl(RAW).mode(FencingMode.ENFORCE)
                 .reportTo(reportFile);
 
         @Test
@@ -140,7 +141,7 @@ class FencingExtensionTest {
     static class ScopedEnforceSuite {
         @RegisterExtension
         static final FencingExtension FENCING = FencingExtension.forUrl("jdbc:fencing:" + RAW.substring(5))
-                .mode(FencingExtension.Mode.ENFORCE).scope("items", 4).reportTo(reportFile);
+                .mode(FencingMode.ENFORCE).scope("items", 4).reportTo(reportFile);
 
         @BeforeAll
         static void setUpRuns() throws SQLException {
@@ -174,7 +175,7 @@ class FencingExtensionTest {
     /** Legacy set-up code that swallows a refusal in {@code @BeforeAll}: the tests pass, the class must not. */
     static class SwallowingSetUpSuite {
         @RegisterExtension
-        static final FencingExtension FENCING = FencingExtension.forUrl(RAW).mode(FencingExtension.Mode.ENFORCE)
+        static final FencingExtension FENCING = FencingExtension.forUrl(RAW).mode(FencingMode.ENFORCE)
                 .reportTo(reportFile);
 
         @BeforeAll
@@ -213,7 +214,7 @@ class FencingExtensionTest {
         static final String OWN = "jdbc:h2:mem:extension_own;DB_CLOSE_DELAY=-1";
 
         @RegisterExtension
-        static final FencingExtension FENCING = FencingExtension.forUrl(OWN).mode(FencingExtension.Mode.ENFORCE)
+        static final FencingExtension FENCING = FencingExtension.forUrl(OWN).mode(FencingMode.ENFORCE)
                 .scope("own", 2).reportTo(reportFile);
 
         @Test
@@ -236,6 +237,61 @@ class FencingExtensionTest {
             assertEquals(1, rs.getInt(1));
             s.execute("DROP ALL OBJECTS");
         }
+    }
+
+    /**
+     * Application code under test with its own audit-mode URL and no {@code fencing.audit.file}: its report goes
+     * to the extension's whole-run report under {@code target/fencing-audit}, never into the working directory.
+     */
+    @Test
+    void theApplicationsOwnAuditUrlWritesOnlyUnderTarget(@TempDir Path dir) throws Exception {
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), dev.fencing.jdbc.AuditAtExit.class.getName(),
+                "--under-extension").directory(dir.toFile()).redirectErrorStream(true).start();
+        String output = new String(child.getInputStream().readAllBytes());
+        assertTrue(child.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(0, child.exitValue(), output);
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            assertEquals(java.util.List.of(dir.resolve("target")), files.toList(), "nothing in the project root");
+        }
+        String json = Files.readString(dir.resolve("target/fencing-audit/jvm.json"));
+        assertTrue(json.contains("\"sql\": \"UPDATE exit_table SET n = ?\""), json);
+    }
+
+    /** Legacy tear-down code that swallows a refusal in {@code @AfterAll}: the class fails too. */
+    static class SwallowingTearDownSuite {
+        @RegisterExtension
+        static final FencingExtension FENCING = FencingExtension.forUrl(RAW).mode(FencingMode.ENFORCE)
+                .reportTo(reportFile);
+
+        @Test
+        void passes() {
+        }
+
+        @org.junit.jupiter.api.AfterAll
+        static void tearDownSwallows() {
+            try {
+                increment(FENCING.dataSource());
+            } catch (SQLException e) {
+                System.err.println("legacy tear-down logs and carries on: " + e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void enforceModeFailsAClassWhoseTearDownSwallowedARefusal_C1(@TempDir Path dir) throws Exception {
+        reportFile = dir.resolve("report.json");
+        int before = n();
+        EngineExecutionResults results = EngineTestKit.engine("junit-jupiter").selectors(
+                selectClass(SwallowingTearDownSuite.class)).execute();
+        results.testEvents().assertStatistics(stats -> stats.succeeded(1).failed(0));
+        Events failed = results.containerEvents().failed();
+        assertEquals(1, failed.count(), "the class fails");
+        Throwable failure = failed.stream().findFirst().orElseThrow().getPayload(
+                org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow();
+        assertTrue(failure.getMessage().contains("caused 1 refusal(s) outside its tests"), failure.getMessage());
+        assertEquals(before, n(), "enforce mode refused the write");
+        assertTrue(Files.readString(reportFile).contains("tearDownSwallows"), "the report names the tear-down");
     }
 
     @Test
