@@ -90,7 +90,7 @@ final class PostgresTwins implements Twins {
                 + " (SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod), ', ' ORDER BY a.attnum)"
                 + " FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped),"
                 + " (SELECT string_agg(t.tgname || CASE WHEN t.tgenabled = 'D' THEN ' disabled' ELSE '' END, ','"
-                + " ORDER BY t.tgname) FROM pg_trigger t WHERE t.tgrelid = c.oid),"
+                + " ORDER BY t.tgname) FROM pg_trigger t WHERE t.tgrelid = c.oid AND NOT t.tgisinternal),"
                 + " (SELECT string_agg(r.rulename, ',' ORDER BY r.rulename) FROM pg_rewrite r WHERE r.ev_class = c.oid"
                 + " AND r.rulename <> '_RETURN'),"
                 + " (SELECT string_agg(i.inhparent::regclass::text, ',') FROM pg_inherits i WHERE i.inhrelid = c.oid)"
@@ -108,8 +108,9 @@ final class PostgresTwins implements Twins {
             }
         }
         try (PreparedStatement ps = c.prepareStatement("SELECT p.proname || '/' || p.prokind::text,"
-                + " pg_get_function_identity_arguments(p.oid) FROM pg_proc p JOIN pg_namespace n"
-                + " ON n.oid = p.pronamespace WHERE n.nspname = ? AND p.proname NOT LIKE 'fencing%'"
+                + " string_agg(pg_get_function_identity_arguments(p.oid), ' | ' ORDER BY"
+                + " pg_get_function_identity_arguments(p.oid)) FROM pg_proc p JOIN pg_namespace n"
+                + " ON n.oid = p.pronamespace WHERE n.nspname = ? AND p.proname NOT LIKE 'fencing%' GROUP BY 1"
                 + " UNION ALL SELECT 'type ' || t.typname, t.typtype::text FROM pg_type t JOIN pg_namespace n"
                 + " ON n.oid = t.typnamespace WHERE n.nspname = ? AND t.typtype IN ('d', 'e', 'r')"
                 + " UNION ALL SELECT 'policy ' || polname, '' FROM pg_policy p JOIN pg_class c ON c.oid = p.polrelid"

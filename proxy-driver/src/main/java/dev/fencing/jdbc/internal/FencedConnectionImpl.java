@@ -132,7 +132,7 @@ public final class FencedConnectionImpl implements FencedConnection {
      */
     Analysis analyze(String sql) throws SQLException {
         Analysis analysis = analyzer.analyze(sql);
-        if (analysis.kind() != StatementKind.UNGUARDABLE || sql.indexOf('{') < 0) {
+        if (analysis.kind() != StatementKind.UNGUARDABLE && !analysis.isOpaque() || sql.indexOf('{') < 0) {
             return analysis;
         }
         Analysis resolved = escaped.get(sql);
@@ -164,6 +164,12 @@ public final class FencedConnectionImpl implements FencedConnection {
                 if (analysis.targetTables().contains(leaseTableName)) {
                     refusals.refuseAlways(Refusals.protectedTable("lease", settings.leaseTable().toString()), sql);
                 }
+                if (analysis.preparesOnly() || catalog.writesOnlyTemporaryTables(analysis)) {
+                    // Nothing shared is written now: a token that is not stale, but no lock (issue 11, item 3).
+                    refuseUnlessCurrent(sql);
+                    return Route.PASS;
+                }
+                catalog.createdTemporaryTable(analysis.createdTemporaryTable());
                 if (!catalog.needsGuard(analysis)) {
                     return Route.PASS;
                 }
@@ -181,6 +187,24 @@ public final class FencedConnectionImpl implements FencedConnection {
                 }
                 refusals.refuse(Refusals.cannotGuard(analysis.reason()), sql);
                 return Route.PASS;
+        }
+    }
+
+    /**
+     * For a statement that writes nothing shared ({@code PREPARE} of a write, a write to the session's temporary
+     * tables): refuses a missing, invalid or stale token, reading the mark without a lock, which works in
+     * {@code READ ONLY} transactions too.
+     */
+    private void refuseUnlessCurrent(String sql) throws SQLException {
+        String resource = tokens.resource();
+        try {
+            long token = tokens.token(resource);
+            long mark = guard.readMark(resource);
+            if (mark > token) {
+                throw Refusals.stale(resource, token, mark);
+            }
+        } catch (FencingRefusedException refusal) {
+            refusals.refuse(refusal, sql);
         }
     }
 
@@ -280,10 +304,12 @@ public final class FencedConnectionImpl implements FencedConnection {
      * Whether a mutation can carry the guard ahead of its own text: the database runs both in one round trip and
      * one transaction (PostgreSQL, not in pgjdbc's simple query mode), the text cannot end that transaction itself
      * (a procedure or block that commits), it is no call escape (drivers resolve those only at the start of a
-     * text), and no generated keys were asked for.
+     * text), the parser could read it (an opaque text is sent after the locking read, so that whatever the server
+     * makes of it comes back as the server's own), and no generated keys were asked for.
      */
     boolean prefixable(Analysis analysis, boolean keysRequested) {
-        return textIsOneTransaction && !analysis.mayEndTransaction() && !analysis.isCallEscape() && !keysRequested;
+        return textIsOneTransaction && !analysis.mayEndTransaction() && !analysis.isCallEscape() && !analysis.isOpaque()
+                && !keysRequested;
     }
 
     /**
