@@ -144,6 +144,15 @@ public final class SqlAnalyzer {
                 }
             }
         }
+        if (dialect == Dialect.H2 && analysis.kind() == StatementKind.MUTATION
+                && KeywordClassifier.word(part.tokens(), 0).equals("DROP")
+                && KeywordClassifier.word(part.tokens(), 1).equals("ALL")
+                && !analysis.targetTables().contains(protectedTables.get(0))) {
+            // H2's DROP ALL OBJECTS drops the epoch table too, whatever schema holds it.
+            List<String> targets = new ArrayList<>(analysis.targetTables());
+            targets.add(protectedTables.get(0));
+            analysis = Analyses.withTargets(analysis, targets);
+        }
         // EXPLAIN's options may be spelled U&"..."; the statement it carries was checked on its own.
         if (analysis.kind() == StatementKind.MUTATION && hasUnicodeEscapedIdentifier(part)
                 && !KeywordClassifier.word(part.tokens(), 0).equals("EXPLAIN")) {
@@ -178,9 +187,18 @@ public final class SqlAnalyzer {
         return analysis;
     }
 
+    /** A {@code U&"..."} identifier, lexed as one token (PostgreSQL) or as {@code U}, {@code &}, {@code "..."} (H2). */
     private static boolean hasUnicodeEscapedIdentifier(SqlLexer.Part part) {
-        for (SqlLexer.Token token : part.tokens()) {
+        List<SqlLexer.Token> tokens = part.tokens();
+        for (int i = 0; i < tokens.size(); i++) {
+            SqlLexer.Token token = tokens.get(i);
             if (token.kind() == SqlLexer.Kind.QUOTED_IDENTIFIER && part.source(token).regionMatches(true, 0, "U&", 0, 2)) {
+                return true;
+            }
+            if (token.is("U") && i + 2 < tokens.size() && tokens.get(i + 1).isPunctuation('&')
+                    && tokens.get(i + 1).start() == token.end()
+                    && tokens.get(i + 2).kind() == SqlLexer.Kind.QUOTED_IDENTIFIER
+                    && tokens.get(i + 2).start() == tokens.get(i + 1).end()) {
                 return true;
             }
         }

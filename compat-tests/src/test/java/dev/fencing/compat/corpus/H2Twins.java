@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** H2 twins: two fresh in-memory databases per group; the fencing side keeps its epoch table in {@code PUBLIC}. */
+/** H2 twins: two fresh in-memory databases per group; the fencing side keeps its epoch table in schema {@code FENCING}. */
 final class H2Twins implements Twins {
     private final Connection raw;
     private final Connection fenced;
@@ -26,7 +26,12 @@ final class H2Twins implements Twins {
         observeRaw = observer(urlA);
         observeFenced = observer(urlB);
         raw = DriverManager.getConnection(urlA);
+        try (Statement s = observeFenced.createStatement()) {
+            // The epoch table in a schema of its own, as the deployment guide advises, so PUBLIC holds the same on both.
+            s.execute("CREATE SCHEMA FENCING");
+        }
         fenced = DriverManager.getConnection(TestDatabase.fenced(urlB, "fencing.schema=create",
+                "fencing.table=FENCING.fencing_epoch",
                 "fencing.resource=" + PostgresTwins.RESOURCE, "fencing.token=" + PostgresTwins.TOKEN));
     }
 
@@ -62,7 +67,7 @@ final class H2Twins implements Twins {
                 + " k.TABLE_NAME = t.TABLE_NAME), (SELECT LISTAGG(TRIGGER_NAME, ',') WITHIN GROUP (ORDER BY"
                 + " TRIGGER_NAME) FROM INFORMATION_SCHEMA.TRIGGERS g WHERE g.EVENT_OBJECT_SCHEMA = t.TABLE_SCHEMA"
                 + " AND g.EVENT_OBJECT_TABLE = t.TABLE_NAME) FROM INFORMATION_SCHEMA.TABLES t"
-                + " WHERE t.TABLE_SCHEMA <> 'INFORMATION_SCHEMA' AND t.TABLE_NAME NOT LIKE 'FENCING%'")) {
+                + " WHERE t.TABLE_SCHEMA NOT IN ('INFORMATION_SCHEMA', 'FENCING')")) {
             while (rs.next()) {
                 objects.put(rs.getString(1) + "." + rs.getString(2), new ObjectState(rs.getString(3) + "("
                         + rs.getString(4) + ")" + (rs.getString(5) == null ? "" : " triggers " + rs.getString(5)), -1, ""));
