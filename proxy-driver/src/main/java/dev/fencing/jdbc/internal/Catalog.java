@@ -142,15 +142,24 @@ final class Catalog {
             return false;
         }
         for (List<String> reference : analysis.targetReferences()) {
-            if (reference.size() > 2 || !sessionTemporary(String.join(".", reference))) {
+            boolean qualified = reference.size() == 2;
+            if (reference.size() > 2 || qualified && !reference.get(0).equalsIgnoreCase("pg_temp")
+                    && !reference.get(0).equals("\"pg_temp\"") || !sessionTemporary(String.join(".", reference), qualified)) {
                 return false;
             }
         }
         return !callsWritingFunction(analysis.calledFunctions());
     }
 
-    private boolean sessionTemporary(String name) throws SQLException {
+    /**
+     * Whether {@code name} means a temporary table of this session with nothing that could write elsewhere. An
+     * unqualified name counts only while the session's temporary schema comes first in its search path: then no
+     * table another session creates meanwhile can take the name over before the statement runs.
+     */
+    private boolean sessionTemporary(String name, boolean qualified) throws SQLException {
         String sql = "SELECT 1 FROM pg_catalog.pg_class c WHERE c.oid = pg_catalog.to_regclass(?)"
+                + " AND (? OR (pg_catalog.current_schemas(true))[1] OPERATOR(pg_catalog.=) (SELECT n.nspname"
+                + " FROM pg_catalog.pg_namespace n WHERE n.oid OPERATOR(pg_catalog.=) pg_catalog.pg_my_temp_schema()))"
                 + " AND c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.pg_my_temp_schema() AND c.relkind = 'r'"
                 + " AND c.relpersistence = 't' AND NOT c.relhastriggers AND NOT c.relhasrules AND NOT c.relhassubclass"
                 + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t"
@@ -165,6 +174,7 @@ final class Catalog {
                 + " AND p.proname NOT IN ('" + String.join("', '", HARMLESS_POSTGRES) + "')))";
         try (PreparedStatement ps = raw.prepareStatement(sql)) {
             ps.setString(1, name);
+            ps.setBoolean(2, qualified);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
             }

@@ -147,8 +147,19 @@ public final class FencedConnectionImpl implements FencedConnection {
         return resolved;
     }
 
-    /** Decides how a statement proceeds; refuses what must not run (SPEC C5), which audit mode passes untouched. */
+    /** {@link #route(String, Analysis, boolean)} for a statement that runs later (prepared, or in a batch). */
     Route route(String sql, Analysis analysis) throws SQLException {
+        return route(sql, analysis, false);
+    }
+
+    /**
+     * Decides how a statement proceeds; refuses what must not run (SPEC C5), which audit mode passes untouched.
+     *
+     * @param runsNow whether the statement is sent right after this decision: only then may a write that reaches
+     *                nothing shared (a {@code PREPARE}, a write to the session's temporary tables) skip the lock,
+     *                since what a name means can change before a prepared or batched statement runs
+     */
+    Route route(String sql, Analysis analysis, boolean runsNow) throws SQLException {
         switch (analysis.kind()) {
             case READ_ONLY:
             case SESSION_SETTING:
@@ -164,7 +175,7 @@ public final class FencedConnectionImpl implements FencedConnection {
                 if (analysis.targetTables().contains(leaseTableName)) {
                     refusals.refuseAlways(Refusals.protectedTable("lease", settings.leaseTable().toString()), sql);
                 }
-                if (analysis.preparesOnly() || catalog.writesOnlyTemporaryTables(analysis)) {
+                if (runsNow && (analysis.preparesOnly() || catalog.writesOnlyTemporaryTables(analysis))) {
                     // Nothing shared is written now: a token that is not stale, but no lock (issue 11, item 3).
                     refuseUnlessCurrent(sql);
                     return Route.PASS;
@@ -289,6 +300,19 @@ public final class FencedConnectionImpl implements FencedConnection {
      */
     GuardedSql prefixGuard() {
         return prefixGuard;
+    }
+
+    /**
+     * The text sent for the caller's {@code text} with {@code guard} ahead of it, proved to be the guard, one
+     * {@code ;} and the caller's text byte for byte (SPEC C8) before it is sent: a failure is the driver's own bug,
+     * refused rather than sent.
+     */
+    static String guardAhead(String guard, String text) throws SQLException {
+        String sent = GuardedSql.ahead(guard, text);
+        if (!GuardedSql.isGuardThenText(sent, guard, text)) {
+            throw Refusals.cannotGuard("the text to send is not the guard followed by the statement unchanged");
+        }
+        return sent;
     }
 
     /**

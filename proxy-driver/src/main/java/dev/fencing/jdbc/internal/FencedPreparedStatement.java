@@ -87,8 +87,8 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         return statement;
     }
 
-    private String text(Form form) {
-        return form == Form.PREFIXED ? connection.prefixGuard().sql() + ";" + sql : sql;
+    private String text(Form form) throws SQLException {
+        return form == Form.PREFIXED ? FencedConnectionImpl.guardAhead(connection.prefixGuard().sql(), sql) : sql;
     }
 
     /** Binds the caller's parameters, after the guard's own markers where the guard is ahead of the text. */
