@@ -160,6 +160,10 @@ public final class SqlAnalyzer {
                     + " driver cannot tell whether it names the fence's own tables: " + Analyses.excerpt(part.text()), 1);
         }
         String first = KeywordClassifier.word(part.tokens(), 0);
+        if (dialect == Dialect.H2 && first.equals("RUNSCRIPT")) {
+            return Analyses.unguardable("RUNSCRIPT runs the statements of a file, which the driver cannot see (they may"
+                    + " commit, ending the transaction that holds the guard's lock): " + Analyses.excerpt(part.text()), 1);
+        }
         if (analysis.kind() == StatementKind.MUTATION && first.equals("CREATE")) {
             String temporary = temporaryTableCreated(part);
             if (temporary != null) {
