@@ -28,7 +28,11 @@ final class CorpusRun {
     private final Map<String, int[]> perGroup = new LinkedHashMap<>();
     private final List<Difference> differences = new ArrayList<>();
 
-    static CorpusRun run(Corpus corpus, Twins.Factory factory) throws SQLException {
+    /**
+     * @param prepared whether each statement runs through {@code prepareStatement(sql).execute()} rather than
+     *                 {@code Statement.execute(sql)}
+     */
+    static CorpusRun run(Corpus corpus, Twins.Factory factory, boolean prepared) throws SQLException {
         CorpusRun run = new CorpusRun();
         for (Corpus.Group group : corpus.groups()) {
             int[] counts = new int[2];
@@ -38,9 +42,9 @@ final class CorpusRun {
                 Map<String, ObjectState> rawState = twins.snapshot(false);
                 Map<String, ObjectState> fencedState = twins.snapshot(true);
                 for (String sql : group.statements()) {
-                    String rawResult = Outcome.run(raw, sql);
+                    String rawResult = Outcome.run(twins.raw(), raw, sql, prepared);
                     Map<String, ObjectState> rawAfter = twins.snapshot(false);
-                    String fencedResult = Outcome.run(fenced, sql);
+                    String fencedResult = Outcome.run(twins.fenced(), fenced, sql, prepared);
                     Map<String, ObjectState> fencedAfter = twins.snapshot(true);
                     Outcome a = new Outcome(rawResult, ObjectState.changes(rawState, rawAfter));
                     Outcome b = new Outcome(fencedResult, ObjectState.changes(fencedState, fencedAfter));

@@ -19,10 +19,20 @@ class H2CorpusTest {
 
     @Test
     void identicalToTheUnderlyingDriver_C8() throws Exception {
+        assertIdentical(false);
+    }
+
+    @Test
+    void identicalToTheUnderlyingDriverWhenPrepared_C8() throws Exception {
+        assertIdentical(true);
+    }
+
+    private static void assertIdentical(boolean prepared) throws Exception {
         Corpus corpus = Corpus.load("h2", GROUPS);
-        CorpusRun run = CorpusRun.run(corpus, H2Twins.factory());
-        System.out.println(run.report("H2"));
+        CorpusRun run = CorpusRun.run(corpus, H2Twins.factory(), prepared);
+        String report = run.report("H2" + (prepared ? ", prepared statements" : ""));
+        System.out.println(report);
         assertTrue(run.total() >= 120, "the corpus holds " + run.total() + " statements");
-        assertTrue(run.percentIdentical() >= MINIMUM_PERCENT, run.report("H2"));
+        assertTrue(run.percentIdentical() >= MINIMUM_PERCENT, report);
     }
 }

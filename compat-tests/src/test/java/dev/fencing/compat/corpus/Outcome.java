@@ -1,5 +1,7 @@
 package dev.fencing.compat.corpus;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -14,10 +16,28 @@ import java.util.List;
 record Outcome(String result, String effect) {
     private static final int MAX_ROWS = 50;
 
-    /** Runs {@code sql} with {@code Statement.execute} and reads every result it returns. */
-    static String run(Statement statement, String sql) {
+    /**
+     * Runs {@code sql} with {@code Statement.execute}, or when {@code prepared} with {@code prepareStatement(sql)}
+     * and {@code execute()}, and reads every result it returns.
+     */
+    static String run(Connection connection, Statement plain, String sql, boolean prepared) {
         try {
-            boolean isResultSet = statement.execute(sql);
+            if (!prepared) {
+                return results(plain, plain.execute(sql));
+            }
+            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                return results(statement, statement.execute());
+            }
+        } catch (SQLException e) {
+            return "error " + e.getSQLState();
+        } catch (RuntimeException e) {
+            return "exception " + e.getClass().getSimpleName();
+        }
+    }
+
+    private static String results(Statement statement, boolean first) {
+        try {
+            boolean isResultSet = first;
             List<String> results = new ArrayList<>();
             while (true) {
                 if (isResultSet) {

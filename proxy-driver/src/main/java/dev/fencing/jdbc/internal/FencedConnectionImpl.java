@@ -175,9 +175,7 @@ public final class FencedConnectionImpl implements FencedConnection {
                 if (analysis.targetTables().contains(leaseTableName)) {
                     refusals.refuseAlways(Refusals.protectedTable("lease", settings.leaseTable().toString()), sql);
                 }
-                if (runsNow && (analysis.preparesOnly() || catalog.writesOnlyTemporaryTables(analysis))) {
-                    // Nothing shared is written now: a token that is not stale, but no lock (issue 11, item 3).
-                    refuseUnlessCurrent(sql);
+                if (runsNow && reachesNothingShared(sql, analysis)) {
                     return Route.PASS;
                 }
                 catalog.createdTemporaryTable(analysis.createdTemporaryTable());
@@ -199,6 +197,21 @@ public final class FencedConnectionImpl implements FencedConnection {
                 refusals.refuse(Refusals.cannotGuard(analysis.reason()), sql);
                 return Route.PASS;
         }
+    }
+
+    /**
+     * Whether a mutation about to be sent reaches nothing another session can see: a {@code PREPARE} of a write (the
+     * {@code EXECUTE} is the mutation) or a write to the session's own temporary tables, as the database resolves
+     * them now. Such a statement needs a token that is not stale, and takes no lock (issue 11, item 3), so it works
+     * in {@code READ ONLY} transactions as it does through the underlying driver. Call it right before sending.
+     */
+    boolean reachesNothingShared(String sql, Analysis analysis) throws SQLException {
+        if (analysis.kind() != StatementKind.MUTATION
+                || !analysis.preparesOnly() && !catalog.writesOnlyTemporaryTables(analysis)) {
+            return false;
+        }
+        refuseUnlessCurrent(sql);
+        return true;
     }
 
     /**

@@ -124,7 +124,8 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
                 connection.applySetting(analysis);
                 return handledLocally(exec);
             default:
-                return guarded(exec);
+                // Decided at each execution, right before sending: what a name means may change after prepare.
+                return connection.reachesNothingShared(sql, analysis) ? untouched(exec) : guarded(exec);
         }
     }
 
