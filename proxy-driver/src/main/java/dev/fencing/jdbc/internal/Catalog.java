@@ -355,7 +355,7 @@ final class Catalog {
     /** {@code to_regclass} reads the name as the server's parser would, with this session's search_path. */
     private Resolved lookUpPostgres(String name) throws SQLException {
         String sql = "SELECT n.nspname, c.relname, c.relkind,"
-                + " EXISTS (SELECT 1 FROM pg_catalog.pg_inherits i WHERE i.inhparent = c.oid)"
+                + " EXISTS (SELECT 1 FROM pg_catalog.pg_inherits i WHERE i.inhparent = c.oid), c.relhasrules"
                 + " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
                 + " WHERE c.oid = pg_catalog.to_regclass(?)";
         try (PreparedStatement ps = raw.prepareStatement(sql)) {
@@ -366,7 +366,8 @@ final class Catalog {
                 }
                 String relkind = rs.getString(3);
                 String kind = switch (relkind) {
-                    case "r" -> rs.getBoolean(4) ? "table with inheritance children" : "table";
+                    case "r" -> rs.getBoolean(4) ? "table with inheritance children"
+                            : rs.getBoolean(5) ? "table with rules" : "table";
                     case "p" -> "partitioned table";
                     case "v" -> "view";
                     case "m" -> "materialized view";
