@@ -298,6 +298,9 @@ class SqlAnalyzerTest {
         assertEquals(StatementKind.MUTATION, pg.analyze("COPY t TO PROGRAM 'cat > /tmp/x'").kind(),
                 "writing a server file or running a program needs a token");
         assertEquals(List.of("fencing_epoch"), pg.analyze("COPY fencing_epoch FROM STDIN").targetTables());
+        assertTrue(pg.analyze("COPY t FROM '/tmp/t.csv'").changesDataOnly());
+        assertFalse(pg.analyze("COPY t FROM PROGRAM 'echo 1'").changesDataOnly(),
+                "a program run on the server is more than a change of rows: never exempt, never lock-free");
     }
 
     @Test
