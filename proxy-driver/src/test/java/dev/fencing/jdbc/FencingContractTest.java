@@ -269,10 +269,14 @@ abstract class FencingContractTest {
     }
 
     @Test
-    void textThatCannotBeReadIsRefused_C5() throws Exception {
+    void textTheParserCannotReadRunsAfterTheLockAndTheServerJudgesIt_C5() throws Exception {
         try (Connection c = fenced(); Statement s = c.createStatement()) {
+            refused(FencingSqlState.INVALID_TOKEN, () -> s.execute("FROBNICATE " + table + " WITH FIRE"));
             token(c, 1);
-            refused(FencingSqlState.CANNOT_GUARD, () -> s.execute("FROBNICATE " + table + " WITH FIRE"));
+            SQLException serverOwn = assertThrows(SQLException.class, () -> s.execute("FROBNICATE " + table
+                    + " WITH FIRE"));
+            assertFalse(serverOwn instanceof FencingRefusedException, serverOwn::toString);
+            assertTrue(serverOwn.getSQLState().startsWith("42"), serverOwn::toString);
             refused(FencingSqlState.CANNOT_GUARD, () -> s.execute("UPDATE " + table + " SET balance = 0; COMMIT"));
         }
         assertEquals(100, balance(1));

@@ -283,7 +283,12 @@ class FuzzTest {
                     "SELECT $$a; b$$",
                     "SET AUTOCOMMIT TRUE",
                     "SET AUTOCOMMIT FALSE",
-                    "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE"));
+                    "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE",
+                    // Texts the parser cannot read, which now run after the locking read with a token.
+                    "SCRIPT NODATA",
+                    "UPDATE {T} SET balance = ARRAY['a', 'b'][1]",
+                    "CREATE LOCAL TEMPORARY TABLE {T}_tmp (id INT)",
+                    "DROP ALL OBJECTS"));
         } else {
             corpus.addAll(List.of(
                     "INSERT INTO {T} VALUES (1, 0) ON CONFLICT (id) DO UPDATE SET balance = 0",
@@ -302,7 +307,19 @@ class FuzzTest {
                     "SELECT $tag$ ; UPDATE {T} SET balance = 8; $tag$",
                     "PREPARE TRANSACTION 'fz'",
                     "EXPLAIN (\"analyze\") UPDATE {T} SET balance = 1",
-                    "DO $$ BEGIN UPDATE {T} SET balance = 5; COMMIT; UPDATE {T} SET balance = 6; END $$"));
+                    "DO $$ BEGIN UPDATE {T} SET balance = 5; COMMIT; UPDATE {T} SET balance = 6; END $$",
+                    // Texts the parser cannot read, which now run after the locking read with a token.
+                    "UPDATE ONLY {T} SET balance = 7",
+                    "DELETE FROM ONLY {T} WHERE id = 2",
+                    "MERGE INTO {T} t USING (SELECT 1 AS id) s ON t.id = s.id WHEN MATCHED THEN DO NOTHING",
+                    "MERGE INTO {T} t USING (SELECT 9 AS id) s ON t.id = s.id WHEN NOT MATCHED THEN INSERT DEFAULT VALUES",
+                    "UPDATE {T} SET balance = length(E'it\\'s')",
+                    "CREATE RULE {T}_r AS ON UPDATE TO {T} DO INSTEAD NOTHING",
+                    // Writes to temporary tables and PREPARE, which take no lock.
+                    "CREATE TEMP TABLE {T} (id int, balance int)",
+                    "UPDATE pg_temp.{T} SET balance = 0",
+                    "SET search_path = public, pg_temp",
+                    "PREPARE q AS DELETE FROM {T}"));
         }
         List<String> named = new ArrayList<>(corpus.size());
         for (String sql : corpus) {

@@ -38,7 +38,8 @@ class PostgresBypassTest extends BypassTest {
 
     @Override
     String objectsQuery() {
-        return "SELECT relname FROM pg_class WHERE relname LIKE ? ORDER BY 1";
+        // Temporary tables belong to the attacker's session (and go with it, a moment after it closes): not shared.
+        return "SELECT relname FROM pg_class WHERE relname LIKE ? AND relpersistence <> 't' ORDER BY 1";
     }
 
     @Override
@@ -176,8 +177,77 @@ class PostgresBypassTest extends BypassTest {
                     c.createStatement().execute("PREPARE r AS SELECT 1");
                     c.createStatement().execute("EXECUTE r");
                 }),
-                cannotGuard("UPDATE ONLY, which the parser cannot read", c -> c.createStatement().executeUpdate(
-                        "UPDATE ONLY " + table + " SET balance = 0")),
+                guarded("UPDATE ONLY, which the parser cannot read (sent after the locking read)",
+                        c -> c.createStatement().executeUpdate("UPDATE ONLY " + table + " SET balance = 0")),
+                guarded("a text the parser cannot read, in a prepared statement", c -> c.prepareStatement(
+                        "DELETE FROM ONLY " + table + " WHERE id = ?").execute()),
+                guarded("a text the parser cannot read after a write, in one text", c -> c.createStatement().execute(
+                        update + "; UPDATE ONLY " + table + " SET balance = 0")),
+                guarded("a write to the session's own temporary table still needs a token that is not stale",
+                        c -> {
+                            withCurrentToken(c, "CREATE TEMP TABLE " + table + " (id int, balance int)");
+                            c.createStatement().executeUpdate("INSERT INTO pg_temp." + table + " VALUES (1, 1)");
+                        }),
+                guarded("a temporary table shadowing the real one, then pg_temp put last in the search path",
+                        c -> {
+                            withCurrentToken(c, "CREATE TEMP TABLE " + table + " (id int, balance int)");
+                            c.createStatement().executeQuery("SELECT set_config('search_path', current_schema()"
+                                    + " || ', pg_temp', false)");
+                            c.createStatement().executeUpdate("UPDATE " + table + " SET balance = 0");
+                        }),
+                guarded("a temporary table shadowing the real one, the real one named with its schema",
+                        c -> {
+                            withCurrentToken(c, "CREATE TEMP TABLE " + table + " (id int, balance int)");
+                            c.createStatement().executeUpdate("UPDATE " + schema() + "." + table + " SET balance = 0");
+                        }),
+                guarded("a temporary table named with another session's pg_temp_N schema", c -> {
+                    withCurrentToken(c, "CREATE TEMP TABLE " + table + " (id int, balance int)");
+                    c.createStatement().executeUpdate("UPDATE pg_temp_1." + table + " SET balance = 0");
+                }),
+                guarded("a prepared write to a temporary table that is dropped before it runs", c -> {
+                    withCurrentToken(c, "CREATE TEMP TABLE " + table + " (id int, balance int)");
+                    PreparedStatement write = c.prepareStatement("UPDATE " + table + " SET balance = 0");
+                    withCurrentToken(c, "DROP TABLE pg_temp." + table);
+                    write.executeUpdate();
+                }),
+                guarded("a batched write to a temporary table that is dropped before it runs", c -> {
+                    withCurrentToken(c, "CREATE TEMP TABLE " + table + " (id int, balance int)");
+                    Statement batch = c.createStatement();
+                    batch.addBatch("UPDATE " + table + " SET balance = 0");
+                    withCurrentToken(c, "DROP TABLE pg_temp." + table);
+                    batch.executeBatch();
+                }),
+                guarded("a temporary table whose trigger writes the real one", c -> {
+                    withCurrentToken(c, "CREATE TEMP TABLE " + table + "_t (id int)",
+                            "CREATE FUNCTION pg_temp." + table + "_trg() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN "
+                                    + update + "; RETURN NEW; END$$",
+                            "CREATE TRIGGER w AFTER INSERT ON " + table + "_t FOR EACH ROW EXECUTE FUNCTION pg_temp."
+                                    + table + "_trg()");
+                    c.createStatement().executeUpdate("INSERT INTO " + table + "_t VALUES (1)");
+                }),
+                guarded("a temporary table whose default calls a function that writes", c -> {
+                    withCurrentToken(c, "CREATE TEMP TABLE " + table + "_t (id int, b int DEFAULT " + function + "('"
+                            + table + "', 1))");
+                    c.createStatement().executeUpdate("INSERT INTO " + table + "_t (id) VALUES (1)");
+                }),
+                guarded("a write to a temporary table with a writing WITH on the real one", c -> {
+                    withCurrentToken(c, "CREATE TEMP TABLE " + table + "_t (id int, balance int)");
+                    c.createStatement().executeUpdate("WITH d AS (DELETE FROM " + table + " RETURNING *) INSERT INTO "
+                            + table + "_t SELECT * FROM d");
+                }),
+                guarded("CREATE TEMP TABLE AS with a writing WITH", c -> c.createStatement().execute(
+                        "CREATE TEMP TABLE " + table + "_t AS WITH d AS (DELETE FROM " + table + " RETURNING *)"
+                                + " SELECT * FROM d")),
+                guarded("SELECT INTO TEMP with a writing WITH", c -> c.createStatement().execute(
+                        "WITH d AS (DELETE FROM " + table + " RETURNING *) SELECT * INTO TEMP " + table + "_t FROM d")),
+                guarded("a write prepared with the current token, then EXECUTEd", c -> {
+                    withCurrentToken(c, "PREPARE w AS " + update);
+                    c.createStatement().execute("EXECUTE w");
+                }),
+                guarded("a write prepared with the current token, then EXECUTEd in a prepared statement", c -> {
+                    withCurrentToken(c, "PREPARE w AS " + update);
+                    c.prepareStatement("EXECUTE w").execute();
+                }),
                 cannotGuard("strings read differently after standard_conforming_strings = off", c -> {
                     c.createStatement().execute("SET standard_conforming_strings = off");
                     c.createStatement().execute("SELECT '\\' ';" + update + ";SELECT ''");
@@ -195,5 +265,22 @@ class PostgresBypassTest extends BypassTest {
                         "DO $$ BEGIN DELETE FROM public.Fencing_Epoch; END $$")),
                 protectedPath("COPY into the epoch table", c -> c.createStatement().execute(
                         "COPY fencing_epoch FROM PROGRAM 'echo x,99' WITH (FORMAT csv)")));
+    }
+
+    /** Runs set-up statements on the attacker's connection inside a scope holding the current token. */
+    private void withCurrentToken(Connection c, String... sql) throws SQLException {
+        try (Fencing.Scope scope = Fencing.scope(resource, HIGH_WATER_MARK); Statement s = c.createStatement()) {
+            for (String each : sql) {
+                s.execute(each);
+            }
+        }
+    }
+
+    /** The schema the test's table lives in, asked on the judge's connection. */
+    private String schema() throws SQLException {
+        try (Statement s = judge.createStatement(); ResultSet rs = s.executeQuery("SELECT current_schema()")) {
+            rs.next();
+            return rs.getString(1);
+        }
     }
 }

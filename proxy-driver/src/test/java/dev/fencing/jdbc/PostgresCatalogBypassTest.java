@@ -110,9 +110,9 @@ class PostgresCatalogBypassTest extends CatalogBypassTest {
         assertRefused("ATTACH PARTITION", c -> c.createStatement().execute(
                 "ALTER TABLE " + table + "_p ATTACH PARTITION " + audit + " FOR VALUES IN (1)"));
         try (Connection c = connect(0); Statement s = c.createStatement()) {
-            assertEquals(FencingSqlState.CANNOT_GUARD, assertThrows(SQLException.class, () -> s.execute("CREATE RULE "
+            assertEquals(FencingSqlState.INVALID_TOKEN, assertThrows(SQLException.class, () -> s.execute("CREATE RULE "
                     + audit + "_r AS ON INSERT TO " + audit + " DO ALSO UPDATE " + table + " SET balance = 0"))
-                    .getSQLState(), "a rule is refused whatever the token");
+                    .getSQLState(), "a rule, which the parser cannot read, needs a token like any DDL");
         }
         try (Statement s = judge.createStatement(); ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM"
                 + " pg_inherits WHERE inhrelid = '" + audit + "'::regclass) + (SELECT count(*) FROM pg_rules WHERE"
@@ -120,6 +120,18 @@ class PostgresCatalogBypassTest extends CatalogBypassTest {
             rs.next();
             assertEquals(0, rs.getInt(1), "no inheritance, partition or rule was added");
         }
+    }
+
+    @Test
+    void anExemptTableWithARuleIsNotExempt_C5() throws Exception {
+        try (Connection c = connect(0); Statement s = c.createStatement()) {
+            TestDatabase.exec(raw, "CREATE RULE " + audit + "_r AS ON INSERT TO " + audit + " DO ALSO UPDATE " + table
+                    + " SET balance = 0");
+            assertEquals(FencingSqlState.INVALID_TOKEN, assertThrows(SQLException.class,
+                    () -> s.executeUpdate("INSERT INTO " + audit + " VALUES (9, 9)")).getSQLState(),
+                    "an insert into the exempt table would run the rule's write to a protected table");
+        }
+        assertEquals("1:100 2:200 ", rows(table));
     }
 
     @Test

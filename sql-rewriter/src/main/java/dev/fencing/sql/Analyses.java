@@ -47,7 +47,38 @@ final class Analyses {
     static Analysis endingTransaction(Analysis a) {
         return new Analysis(a.kind(), a.targetTables(), a.transactionControl(), a.settingName(), a.settingValue(),
                 a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), true, a.isCallEscape(),
-                a.calledFunctions(), a.targetReferences(), a.changesDataOnly());
+                a.calledFunctions(), a.targetReferences(), a.changesDataOnly(), a.isOpaque(), a.preparesOnly(),
+                a.createdTemporaryTable());
+    }
+
+    /**
+     * A statement the parser cannot read but the lexer split with certainty: a mutation of tables that cannot be
+     * named, sent untouched after the locking read (see {@link Analysis#isOpaque()}).
+     */
+    static Analysis opaque(int statementCount) {
+        return opaque(mutation(List.of(), false, statementCount));
+    }
+
+    /** The same analysis, marked as holding a statement the parser cannot read. */
+    static Analysis opaque(Analysis a) {
+        return new Analysis(a.kind(), a.targetTables(), a.transactionControl(), a.settingName(), a.settingValue(),
+                a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(),
+                a.isCallEscape(), a.calledFunctions(), a.targetReferences(), a.changesDataOnly(), true, a.preparesOnly(),
+                a.createdTemporaryTable());
+    }
+
+    /** {@code PREPARE name AS <write>}: prepares the write without running it (see {@link Analysis#preparesOnly()}). */
+    static Analysis preparesOnly(List<String> targets) {
+        return new Analysis(StatementKind.MUTATION, targets, null, null, null, false, null, false, 1, false, false,
+                List.of(), List.of(), false, false, true, null);
+    }
+
+    /** The same analysis, as the creation of the temporary table {@code name}. */
+    static Analysis createsTemporaryTable(Analysis a, String name) {
+        return new Analysis(a.kind(), a.targetTables(), a.transactionControl(), a.settingName(), a.settingValue(),
+                a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(),
+                a.isCallEscape(), a.calledFunctions(), a.targetReferences(), a.changesDataOnly(), a.isOpaque(),
+                a.preparesOnly(), name);
     }
 
     /** The same mutation, with {@code targets} as its targets. */
@@ -55,7 +86,8 @@ final class Analyses {
         return new Analysis(a.kind(), targets, a.transactionControl(), a.settingName(), a.settingValue(),
                 a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(),
                 a.isCallEscape(),
-                a.calledFunctions(), a.targetReferences(), a.changesDataOnly());
+                a.calledFunctions(), a.targetReferences(), a.changesDataOnly(), a.isOpaque(), a.preparesOnly(),
+                a.createdTemporaryTable());
     }
 
     /** The same analysis, with what the catalog must judge about it (see {@link CatalogFacts}). */
@@ -64,7 +96,8 @@ final class Analyses {
         return new Analysis(a.kind(), a.targetTables(), a.transactionControl(), a.settingName(), a.settingValue(),
                 a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(),
                 a.isCallEscape(),
-                calledFunctions, targetReferences, changesDataOnly);
+                calledFunctions, targetReferences, changesDataOnly, a.isOpaque(), a.preparesOnly(),
+                a.createdTemporaryTable());
     }
 
     /** The first 80 characters of {@code text} on one line, for a reason that quotes the statement. */

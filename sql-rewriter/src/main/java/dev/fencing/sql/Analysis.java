@@ -21,6 +21,9 @@ public final class Analysis {
     private final List<String> calledFunctions;
     private final List<List<String>> targetReferences;
     private final boolean changesDataOnly;
+    private final boolean opaque;
+    private final boolean preparesOnly;
+    private final String createdTemporaryTable;
 
     Analysis(StatementKind kind, List<String> targetTables, TransactionControl transactionControl,
              String settingName, String settingValue, boolean localSetting, String reason, boolean returnsRows,
@@ -28,14 +31,14 @@ public final class Analysis {
              boolean mayEndTransaction, boolean callEscape) {
         this(kind, targetTables, transactionControl, settingName, settingValue, localSetting, reason, returnsRows,
                 statementCount,
-                mayEndTransaction, callEscape, List.of(), List.of(), false);
+                mayEndTransaction, callEscape, List.of(), List.of(), false, false, false, null);
     }
 
     Analysis(StatementKind kind, List<String> targetTables, TransactionControl transactionControl,
              String settingName, String settingValue, boolean localSetting, String reason, boolean returnsRows,
              int statementCount,
              boolean mayEndTransaction, boolean callEscape, List<String> calledFunctions,
-             List<List<String>> targetReferences, boolean changesDataOnly) {
+             List<List<String>> targetReferences, boolean changesDataOnly, boolean opaque, boolean preparesOnly, String createdTemporaryTable) {
         this.kind = kind;
         this.targetTables = List.copyOf(targetTables);
         this.transactionControl = transactionControl;
@@ -50,6 +53,9 @@ public final class Analysis {
         this.calledFunctions = List.copyOf(calledFunctions);
         this.targetReferences = List.copyOf(targetReferences);
         this.changesDataOnly = changesDataOnly;
+        this.opaque = opaque;
+        this.preparesOnly = preparesOnly;
+        this.createdTemporaryTable = createdTemporaryTable;
     }
 
     public StatementKind kind() {
@@ -142,8 +148,35 @@ public final class Analysis {
         return changesDataOnly;
     }
 
+    /**
+     * Whether the text holds a statement the lexer splits with certainty but the parser cannot read (SPEC C5): a
+     * mutation whose written tables cannot be named. With a current token it is sent untouched after the guard's
+     * locking read, in the same transaction, so that whatever the server makes of it (including its own error) is
+     * what the caller gets; without one it is refused like any mutation.
+     */
+    public boolean isOpaque() {
+        return opaque;
+    }
+
+    /**
+     * Whether the text only prepares a write for later ({@code PREPARE name AS <write>}): it runs nothing, and the
+     * {@code EXECUTE} that runs it is a mutation of its own. It needs a token that is not stale, but no lock.
+     */
+    public boolean preparesOnly() {
+        return preparesOnly;
+    }
+
+    /**
+     * For {@code CREATE [LOCAL] TEMP[ORARY] TABLE name ...}: the name, lower-cased, so the connection knows which
+     * names may mean a temporary table of its session (the database decides whether one does); otherwise null.
+     */
+    public String createdTemporaryTable() {
+        return createdTemporaryTable;
+    }
+
     @Override
     public String toString() {
-        return kind + (targetTables.isEmpty() ? "" : " " + targetTables) + (reason == null ? "" : " (" + reason + ")");
+        return kind + (targetTables.isEmpty() ? "" : " " + targetTables) + (reason == null ? "" : " (" + reason + ")")
+                + (opaque ? " (opaque)" : "");
     }
 }

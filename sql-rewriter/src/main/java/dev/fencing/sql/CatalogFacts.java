@@ -96,14 +96,17 @@ final class CatalogFacts {
 
     /**
      * Whether the statement only changes rows of the tables it names: INSERT, UPDATE, DELETE, MERGE, upsert (also
-     * after a WITH clause, or as a query whose WITH clause changes data) and {@code COPY ... FROM}. DDL, calls,
+     * after a WITH clause, or as a query whose WITH clause changes data) and {@code COPY ... FROM} a file or the
+     * client ({@code FROM PROGRAM} runs a command on the server, so it is not). DDL, calls,
      * {@code SELECT ... INTO} and everything else are not.
      */
     static boolean changesDataOnly(SqlLexer.Part part) {
         List<SqlLexer.Token> tokens = part.tokens();
         String first = KeywordClassifier.word(tokens, 0);
         if (first.equals("COPY")) {
-            return tokens.stream().anyMatch(t -> t.depth() == 0 && t.is("FROM"));
+            // COPY ... FROM PROGRAM runs a command on the server: more than a change of the table's rows.
+            return tokens.stream().anyMatch(t -> t.depth() == 0 && t.is("FROM"))
+                    && tokens.stream().noneMatch(t -> t.depth() == 0 && t.is("PROGRAM"));
         }
         if (DATA_VERBS.contains(first)) {
             return true;

@@ -19,7 +19,8 @@ public final class GuardedSql {
     /**
      * @param sql     the guard's text; its only {@code ?} characters are its markers
      * @param markers what each marker stands for, in text order
-     * @throws IllegalArgumentException when the text holds another number of {@code ?} than {@code markers}
+     * @throws IllegalArgumentException when the text holds another number of {@code ?} than {@code markers}, or is
+     *                                  not exactly one complete statement (the PostgreSQL scanner's reading)
      */
     public GuardedSql(String sql, List<Marker> markers) {
         List<Integer> found = new ArrayList<>();
@@ -29,6 +30,14 @@ public final class GuardedSql {
         if (found.size() != markers.size()) {
             throw new IllegalArgumentException("guard " + sql + " has " + found.size() + " markers, not "
                     + markers.size());
+        }
+        // Whatever follows the guard's ; must start a statement of its own: the guard leaves nothing open.
+        String probe = "SELECT 1";
+        List<SqlLexer.Part> parts = SqlLexer.split(sql + ";" + probe, Dialect.POSTGRESQL);
+        if (parts.size() != 2 || parts.get(0).markers() != markers.size() || !SqlLexer.isClear(sql, Dialect.POSTGRESQL)
+                || !parts.get(0).text().equals(sql) || !parts.get(1).text().equals(probe)) {
+            throw new IllegalArgumentException("guard " + sql + " must be one statement that leaves no string, quoted"
+                    + " name or comment open, with only its own markers");
         }
         this.sql = sql;
         this.markers = List.copyOf(markers);
@@ -81,6 +90,27 @@ public final class GuardedSql {
             throw new IllegalArgumentException("fencing: not written into SQL: " + problem);
         }
         out.append('\'').append(value).append('\'');
+    }
+
+    /**
+     * The text sent to the server for the caller's {@code text} with {@code guard} (this guard's {@link #sql()} or
+     * {@link #withLiterals}) ahead of it: the two joined by {@code ;}, nothing of the caller's changed or moved.
+     * Callers check the result with {@link #isGuardThenText} before sending it.
+     */
+    public static String ahead(String guard, String text) {
+        return guard + ";" + text;
+    }
+
+    /**
+     * Whether {@code sent} is exactly {@code guard}, one {@code ;}, then {@code text} byte for byte (SPEC C8): the
+     * check the driver makes on every text it sends with a guard ahead. Allocation-free, so it can stay on the hot
+     * path. The guard itself is one complete statement (its constructor checks that it opens no string or comment
+     * the {@code ;} could fall into), so the caller's statements and parameter markers keep their text and order.
+     */
+    public static boolean isGuardThenText(String sent, String guard, String text) {
+        int g = guard.length();
+        return sent.length() == g + 1 + text.length() && sent.startsWith(guard) && sent.charAt(g) == ';'
+                && sent.startsWith(text, g + 1);
     }
 
     @Override

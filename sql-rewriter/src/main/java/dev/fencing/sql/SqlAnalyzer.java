@@ -144,6 +144,15 @@ public final class SqlAnalyzer {
                 }
             }
         }
+        if (dialect == Dialect.H2 && analysis.kind() == StatementKind.MUTATION
+                && KeywordClassifier.word(part.tokens(), 0).equals("DROP")
+                && KeywordClassifier.word(part.tokens(), 1).equals("ALL")
+                && !analysis.targetTables().contains(protectedTables.get(0))) {
+            // H2's DROP ALL OBJECTS drops the epoch table too, whatever schema holds it.
+            List<String> targets = new ArrayList<>(analysis.targetTables());
+            targets.add(protectedTables.get(0));
+            analysis = Analyses.withTargets(analysis, targets);
+        }
         // EXPLAIN's options may be spelled U&"..."; the statement it carries was checked on its own.
         if (analysis.kind() == StatementKind.MUTATION && hasUnicodeEscapedIdentifier(part)
                 && !KeywordClassifier.word(part.tokens(), 0).equals("EXPLAIN")) {
@@ -151,6 +160,16 @@ public final class SqlAnalyzer {
                     + " driver cannot tell whether it names the fence's own tables: " + Analyses.excerpt(part.text()), 1);
         }
         String first = KeywordClassifier.word(part.tokens(), 0);
+        if (dialect == Dialect.H2 && first.equals("RUNSCRIPT")) {
+            return Analyses.unguardable("RUNSCRIPT runs the statements of a file, which the driver cannot see (they may"
+                    + " commit, ending the transaction that holds the guard's lock): " + Analyses.excerpt(part.text()), 1);
+        }
+        if (analysis.kind() == StatementKind.MUTATION && first.equals("CREATE")) {
+            String temporary = temporaryTableCreated(part);
+            if (temporary != null) {
+                analysis = Analyses.createsTemporaryTable(analysis, temporary);
+            }
+        }
         if (dialect == Dialect.MARIADB && analysis.kind() == StatementKind.MUTATION
                 && (first.equals("CALL") || first.equals("EXECUTE") || first.equals("EXEC") || analysis.isCallEscape())) {
             // A MariaDB procedure may COMMIT inside (no server setting forbids it), ending the transaction that
@@ -172,9 +191,18 @@ public final class SqlAnalyzer {
         return analysis;
     }
 
+    /** A {@code U&"..."} identifier, lexed as one token (PostgreSQL) or as {@code U}, {@code &}, {@code "..."} (H2). */
     private static boolean hasUnicodeEscapedIdentifier(SqlLexer.Part part) {
-        for (SqlLexer.Token token : part.tokens()) {
+        List<SqlLexer.Token> tokens = part.tokens();
+        for (int i = 0; i < tokens.size(); i++) {
+            SqlLexer.Token token = tokens.get(i);
             if (token.kind() == SqlLexer.Kind.QUOTED_IDENTIFIER && part.source(token).regionMatches(true, 0, "U&", 0, 2)) {
+                return true;
+            }
+            if (token.is("U") && i + 2 < tokens.size() && tokens.get(i + 1).isPunctuation('&')
+                    && tokens.get(i + 1).start() == token.end()
+                    && tokens.get(i + 2).kind() == SqlLexer.Kind.QUOTED_IDENTIFIER
+                    && tokens.get(i + 2).start() == tokens.get(i + 1).end()) {
                 return true;
             }
         }
@@ -198,19 +226,56 @@ public final class SqlAnalyzer {
         try {
             statement = SqlParsing.statement(part.tokensOnly(), dialect, part.maxDepth());
         } catch (ParseException | RuntimeException | StackOverflowError e) {
-            return Analyses.unguardable("JSqlParser cannot parse: " + Analyses.excerpt(part.text()), 1);
+            // The lexer split it with certainty (isClear), so it is one statement the server will judge: a mutation
+            // of tables that cannot be named, sent untouched after the locking read (issue 11, item 2).
+            return Analyses.opaque(1);
         }
         try {
             return StatementClassifier.classify(statement);
         } catch (RuntimeException e) {
-            return Analyses.unguardable("cannot classify what JSqlParser read: " + Analyses.excerpt(part.text()), 1);
+            return Analyses.opaque(1);
         }
+    }
+
+    /**
+     * {@code CREATE [LOCAL | GLOBAL] TEMP[ORARY] TABLE [IF NOT EXISTS] name}: the name's own part, lower-cased
+     * (PostgreSQL only, where a temporary table belongs to the session); otherwise null.
+     */
+    private String temporaryTableCreated(SqlLexer.Part part) {
+        List<SqlLexer.Token> tokens = part.tokens();
+        if (dialect != Dialect.POSTGRESQL || !KeywordClassifier.word(tokens, 0).equals("CREATE")) {
+            return null;
+        }
+        int i = 1;
+        String scope = KeywordClassifier.word(tokens, i);
+        if (scope.equals("LOCAL") || scope.equals("GLOBAL")) {
+            i++;
+        }
+        String temp = KeywordClassifier.word(tokens, i);
+        if (!(temp.equals("TEMP") || temp.equals("TEMPORARY")) || !KeywordClassifier.word(tokens, i + 1).equals("TABLE")) {
+            return null;
+        }
+        i += 2;
+        if (KeywordClassifier.word(tokens, i).equals("IF")) {
+            i += 3;
+        }
+        String name = null;
+        while (i < tokens.size() && KeywordClassifier.isName(tokens.get(i))) {
+            name = StatementClassifier.simpleName(part.source(tokens.get(i)));
+            if (i + 1 < tokens.size() && tokens.get(i + 1).isPunctuation('.')) {
+                i += 2;
+            } else {
+                break;
+            }
+        }
+        return name;
     }
 
     /** A statement that carries others is what they are, as its carrier uses them (see {@link InnerStatements}). */
     private Analysis carried(InnerStatements.Inner inner) {
         Set<String> targets = new LinkedHashSet<>();
         boolean mutation = false;
+        boolean opaque = false;
         for (String text : inner.statements()) {
             List<SqlLexer.Part> parts = SqlLexer.split(text, dialect);
             if (parts.size() != 1) {
@@ -218,6 +283,7 @@ public final class SqlAnalyzer {
                         1);
             }
             Analysis analysis = analyzePart(parts.get(0));
+            opaque |= analysis.isOpaque();
             switch (analysis.kind()) {
                 case MUTATION:
                     mutation = true;
@@ -233,11 +299,19 @@ public final class SqlAnalyzer {
             }
         }
         List<String> targetList = new ArrayList<>(targets);
-        switch (inner.carrier()) {
+        Analysis carried = carried(inner.carrier(), mutation, targetList);
+        return opaque && carried.kind() == StatementKind.MUTATION && !carried.preparesOnly()
+                ? Analyses.opaque(carried) : carried;
+    }
+
+    private static Analysis carried(InnerStatements.Carrier carrier, boolean mutation, List<String> targetList) {
+        switch (carrier) {
             case EXPLAIN:
             case SET_STATEMENT:
                 return mutation ? Analyses.mutation(targetList, true, 1) : Analyses.readOnly(1, true);
             case PREPARE:
+                // PREPARE runs nothing: the EXECUTE that runs the write is a mutation of its own (issue 11, item 3).
+                return mutation ? Analyses.preparesOnly(targetList) : Analyses.readOnly(1, false);
             case DECLARE_CURSOR:
             case COPY_TO_CLIENT:
                 return mutation ? Analyses.mutation(targetList, false, 1) : Analyses.readOnly(1, false);
@@ -254,6 +328,11 @@ public final class SqlAnalyzer {
     /** Several statements in one text: guarded as a whole or refused as a whole, never joined. */
     private static Analysis combine(List<Analysis> analyses) {
         Analysis combined = combineKinds(analyses);
+        for (Analysis analysis : analyses) {
+            if (analysis.isOpaque() && combined.kind() == StatementKind.MUTATION) {
+                combined = Analyses.opaque(combined);
+            }
+        }
         for (Analysis analysis : analyses) {
             if (analysis.mayEndTransaction()) {
                 return Analyses.endingTransaction(combined);

@@ -3,6 +3,7 @@ package dev.fencing.sql;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * A cheap pass over SQL text that knows quotes, dollar quotes and comments: it splits the text on top-level
@@ -43,6 +44,9 @@ final class SqlLexer {
             return text.substring(token.start(), token.end());
         }
     }
+
+    /** A complete {@code '...'} string inside H2's {@code [...]} that holds no bracket (see noteH2ModeSyntax). */
+    private static final Pattern BRACKETED_STRING = Pattern.compile("'(?:[^'\\[\\]]|'')*'");
 
     private final String sql;
     private final Dialect dialect;
@@ -418,13 +422,15 @@ final class SqlLexer {
     /**
      * H2 reads {@code [name]} as a quoted identifier and {@code #} as an identifier character in some
      * compatibility modes ({@code SET MODE MSSQLServer}), which a session can switch. The text stays clear when
-     * both readings end strings, comments and statements alike: a {@code [...]} holding no quote, dollar,
-     * semicolon or comment start, and no {@code #} that would pull a {@code $} into an identifier.
+     * both readings end strings, comments and statements alike: a {@code [...]} holding no dollar, semicolon,
+     * double quote, backquote or comment start outside complete {@code '...'} strings, and strings that hold no
+     * bracket (so {@code ARRAY['a', 'b']} is clear: one reading sees two strings, the other one identifier, and
+     * both end it at the same {@code ]}); and no {@code #} that would pull a {@code $} into an identifier.
      */
     private void noteH2ModeSyntax(char c) {
         if (c == '[') {
             int close = sql.indexOf(']', pos + 1);
-            String inside = close < 0 ? "" : sql.substring(pos + 1, close);
+            String inside = close < 0 ? "" : BRACKETED_STRING.matcher(sql.substring(pos + 1, close)).replaceAll(" ");
             if (close < 0 || inside.matches("(?s).*(['\"`$;#]|--|//|/\\*).*")) {
                 unclear = true;
             }

@@ -129,7 +129,11 @@ class SqlAnalyzerTest {
     @Test
     void aTextTheServersMayReadOtherwiseIsNotReadOnly_C9() {
         assertEquals(StatementKind.UNGUARDABLE, pg.analyze("SELECT 1abc").kind());
-        assertEquals(StatementKind.UNGUARDABLE, h2.analyze("SELECT [';'] FROM t").kind());
+        assertEquals(StatementKind.UNGUARDABLE, h2.analyze("SELECT ['x]'] FROM t").kind());
+        assertEquals(StatementKind.UNGUARDABLE, h2.analyze("SELECT [';' || x;] FROM t").kind());
+        assertEquals(StatementKind.UNGUARDABLE, h2.analyze("SELECT [a'] FROM t; UPDATE t SET a = 1 -- ']").kind());
+        assertEquals(StatementKind.READ_ONLY, h2.analyze("SELECT ARRAY['a', 'it''s;'] FROM t").kind(),
+                "both readings end the strings, or the identifier, at the same ]");
         assertEquals(StatementKind.UNGUARDABLE, h2.analyze("SELECT 1 AS #$$; UPDATE t SET a = 1; SELECT $$").kind());
         assertEquals(StatementKind.READ_ONLY, h2.analyze("SELECT a[1] FROM t").kind());
         assertKind(StatementKind.READ_ONLY, "SELECT 1e5, 0x1F, 1_000, 2.5E-3 FROM t");
@@ -233,16 +237,23 @@ class SqlAnalyzerTest {
     }
 
     @Test
-    void unparseableTextIsUnguardable_C5() {
+    void textTheParserCannotReadIsAnOpaqueMutation_C5() {
         Analysis copy = pg.analyze("COPY t FROM stdin WITH (FORMAT csv) garbage (");
         assertEquals(StatementKind.MUTATION, copy.kind(), "COPY ... FROM is a write whatever follows");
-        Analysis unknown = pg.analyze("SECURITY LABEL ON TABLE t IS 'x'");
-        assertEquals(StatementKind.UNGUARDABLE, unknown.kind());
-        assertTrue(unknown.reason().startsWith("JSqlParser cannot parse: SECURITY LABEL"), unknown.reason());
-        assertKind(StatementKind.UNGUARDABLE, "UPDATE ONLY t SET a = 1");
-        assertKind(StatementKind.UNGUARDABLE, "LOCK TABLE t IN (SELECT 1) MODE");
-        assertKind(StatementKind.UNGUARDABLE, "COPY t WITH oids");
-        assertKind(StatementKind.UNGUARDABLE, "SELECT 1; this is not sql");
+        for (String sql : new String[] {"SECURITY LABEL ON TABLE t IS 'x'", "UPDATE ONLY t SET a = 1",
+            "LOCK TABLE t IN (SELECT 1) MODE", "COPY t WITH oids", "SELECT 1; this is not sql",
+            "INSERT INTO t (f4[1].if1, f4[1].if2[1]) VALUES (1, 2)", "INSERT INTO t VALUES (E'it\\'s')",
+            "MERGE INTO t USING s ON t.a = s.a WHEN NOT MATCHED THEN DO NOTHING", "DROP DOMAIN d",
+            "CREATE RULE r AS ON INSERT TO t DO ALSO INSERT INTO u VALUES (NEW.a)"}) {
+            Analysis analysis = pg.analyze(sql);
+            assertEquals(StatementKind.MUTATION, analysis.kind(), sql);
+            assertTrue(analysis.isOpaque(), sql);
+            assertEquals(List.of(), analysis.targetTables(), sql);
+        }
+        assertEquals(List.of("fencing_epoch"), pg.analyze("UPDATE ONLY fencing_epoch SET epoch = 9").targetTables(),
+                "an opaque text naming the epoch table writes it (ZF005)");
+        assertEquals(List.of("fencing_epoch"), h2.analyze("DROP ALL OBJECTS").targetTables());
+        assertFalse(pg.analyze("UPDATE t SET a = 1").isOpaque());
         assertKind(StatementKind.UNGUARDABLE, "SELECT " + "(".repeat(200) + "1" + ")".repeat(200) + " INTO x");
     }
 
@@ -287,6 +298,9 @@ class SqlAnalyzerTest {
         assertEquals(StatementKind.MUTATION, pg.analyze("COPY t TO PROGRAM 'cat > /tmp/x'").kind(),
                 "writing a server file or running a program needs a token");
         assertEquals(List.of("fencing_epoch"), pg.analyze("COPY fencing_epoch FROM STDIN").targetTables());
+        assertTrue(pg.analyze("COPY t FROM '/tmp/t.csv'").changesDataOnly());
+        assertFalse(pg.analyze("COPY t FROM PROGRAM 'echo 1'").changesDataOnly(),
+                "a program run on the server is more than a change of rows: never exempt, never lock-free");
     }
 
     @Test
@@ -312,7 +326,7 @@ class SqlAnalyzerTest {
                 .kind());
         Analysis writingCursor = pg.analyze("DECLARE c CURSOR FOR WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d");
         assertEquals(List.of("t"), writingCursor.targetTables());
-        assertEquals(StatementKind.UNGUARDABLE, pg.analyze("DECLARE c CURSOR FOR SELECT 1; garbage").kind());
+        assertTrue(pg.analyze("DECLARE c CURSOR FOR SELECT 1; garbage").isOpaque());
     }
 
     @Test

@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
 
 /**
  * The questions one connection asks its database's catalog instead of trusting names in SQL text (SPEC C9): does a
- * statement call a function that may write, and is a write's target the very table configured as exempt.
+ * statement call a function that may write, is a write's target the very table configured as exempt, and does a
+ * write reach only temporary tables of the session.
  */
 final class Catalog {
     /**
@@ -64,6 +65,8 @@ final class Catalog {
     private final List<EpochTable> unresolved = new ArrayList<>();
     /** Function name, as the analyzer reported it, to whether some function of that name may write. */
     private final Map<String, Boolean> writes = new HashMap<>();
+    /** Own names (lower-cased) this connection created temporary tables under; see {@link #writesOnlyTemporaryTables}. */
+    private final Set<String> temporaryNames = new HashSet<>();
 
     private Catalog(Connection raw, Dialect dialect) {
         this.raw = raw;
@@ -110,6 +113,72 @@ final class Catalog {
                 return !exempt(analysis) || callsWritingFunction(analysis.calledFunctions());
             default:
                 return false;
+        }
+    }
+
+    // ---- temporary tables ---------------------------------------------------------------------------------
+
+    /** A name this connection created a temporary table under: the cheap test before any catalog question. */
+    synchronized void createdTemporaryTable(String name) {
+        if (name != null && dialect == Dialect.POSTGRESQL) {
+            if (temporaryNames.size() >= MAX_REMEMBERED) {
+                temporaryNames.clear();
+            }
+            temporaryNames.add(name);
+        }
+    }
+
+    /**
+     * Whether a data change writes only temporary tables of this session (PostgreSQL), which no other session can
+     * see: every target is a name this connection created a temporary table under, and the database, asked now with
+     * the session's search path, resolves every written reference to a plain table in this session's temporary
+     * schema that has no triggers, rules or children, no column of a domain type, and no default or constraint that
+     * calls a function outside {@code pg_catalog} or a volatile one that may write; and the statement calls no
+     * function that may write (issue 11, item 3).
+     */
+    synchronized boolean writesOnlyTemporaryTables(Analysis analysis) throws SQLException {
+        if (dialect != Dialect.POSTGRESQL || !analysis.changesDataOnly() || analysis.isOpaque()
+                || analysis.targetTables().isEmpty() || !temporaryNames.containsAll(analysis.targetTables())
+                || analysis.targetReferences().isEmpty()) {
+            return false;
+        }
+        for (List<String> reference : analysis.targetReferences()) {
+            boolean qualified = reference.size() == 2;
+            if (reference.size() > 2 || qualified && !reference.get(0).equalsIgnoreCase("pg_temp")
+                    && !reference.get(0).equals("\"pg_temp\"") || !sessionTemporary(String.join(".", reference), qualified)) {
+                return false;
+            }
+        }
+        return !callsWritingFunction(analysis.calledFunctions());
+    }
+
+    /**
+     * Whether {@code name} means a temporary table of this session with nothing that could write elsewhere. An
+     * unqualified name counts only while the session's temporary schema comes first in its search path: then no
+     * table another session creates meanwhile can take the name over before the statement runs.
+     */
+    private boolean sessionTemporary(String name, boolean qualified) throws SQLException {
+        String sql = "SELECT 1 FROM pg_catalog.pg_class c WHERE c.oid = pg_catalog.to_regclass(?)"
+                + " AND (? OR (pg_catalog.current_schemas(true))[1] OPERATOR(pg_catalog.=) (SELECT n.nspname"
+                + " FROM pg_catalog.pg_namespace n WHERE n.oid OPERATOR(pg_catalog.=) pg_catalog.pg_my_temp_schema()))"
+                + " AND c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.pg_my_temp_schema() AND c.relkind = 'r'"
+                + " AND c.relpersistence = 't' AND NOT c.relhastriggers AND NOT c.relhasrules AND NOT c.relhassubclass"
+                + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t"
+                + " ON t.oid = a.atttypid WHERE a.attrelid = c.oid AND a.attnum > 0 AND t.typtype = 'd')"
+                + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_proc p"
+                + " ON d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND p.oid = d.refobjid"
+                + " WHERE (d.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass"
+                + " AND d.objid IN (SELECT ad.oid FROM pg_catalog.pg_attrdef ad WHERE ad.adrelid = c.oid)"
+                + " OR d.classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass"
+                + " AND d.objid IN (SELECT co.oid FROM pg_catalog.pg_constraint co WHERE co.conrelid = c.oid))"
+                + " AND (p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace OR p.provolatile = 'v'"
+                + " AND p.proname NOT IN ('" + String.join("', '", HARMLESS_POSTGRES) + "')))";
+        try (PreparedStatement ps = raw.prepareStatement(sql)) {
+            ps.setString(1, name);
+            ps.setBoolean(2, qualified);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
         }
     }
 
@@ -287,7 +356,7 @@ final class Catalog {
     /** {@code to_regclass} reads the name as the server's parser would, with this session's search_path. */
     private Resolved lookUpPostgres(String name) throws SQLException {
         String sql = "SELECT n.nspname, c.relname, c.relkind,"
-                + " EXISTS (SELECT 1 FROM pg_catalog.pg_inherits i WHERE i.inhparent = c.oid)"
+                + " EXISTS (SELECT 1 FROM pg_catalog.pg_inherits i WHERE i.inhparent = c.oid), c.relhasrules"
                 + " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
                 + " WHERE c.oid = pg_catalog.to_regclass(?)";
         try (PreparedStatement ps = raw.prepareStatement(sql)) {
@@ -298,7 +367,8 @@ final class Catalog {
                 }
                 String relkind = rs.getString(3);
                 String kind = switch (relkind) {
-                    case "r" -> rs.getBoolean(4) ? "table with inheritance children" : "table";
+                    case "r" -> rs.getBoolean(4) ? "table with inheritance children"
+                            : rs.getBoolean(5) ? "table with rules" : "table";
                     case "p" -> "partitioned table";
                     case "v" -> "view";
                     case "m" -> "materialized view";

@@ -139,7 +139,7 @@ public final class FencedConnectionImpl implements FencedConnection {
      */
     Analysis analyze(String sql) throws SQLException {
         Analysis analysis = analyzer.analyze(sql);
-        if (analysis.kind() != StatementKind.UNGUARDABLE || sql.indexOf('{') < 0) {
+        if (analysis.kind() != StatementKind.UNGUARDABLE && !analysis.isOpaque() || sql.indexOf('{') < 0) {
             return analysis;
         }
         Analysis resolved = escaped.get(sql);
@@ -154,8 +154,19 @@ public final class FencedConnectionImpl implements FencedConnection {
         return resolved;
     }
 
-    /** Decides how a statement proceeds; refuses what must not run (SPEC C5), which audit mode passes untouched. */
+    /** {@link #route(String, Analysis, boolean)} for a statement that runs later (prepared, or in a batch). */
     Route route(String sql, Analysis analysis) throws SQLException {
+        return route(sql, analysis, false);
+    }
+
+    /**
+     * Decides how a statement proceeds; refuses what must not run (SPEC C5), which audit mode passes untouched.
+     *
+     * @param runsNow whether the statement is sent right after this decision: only then may a write that reaches
+     *                nothing shared (a {@code PREPARE}, a write to the session's temporary tables) skip the lock,
+     *                since what a name means can change before a prepared or batched statement runs
+     */
+    Route route(String sql, Analysis analysis, boolean runsNow) throws SQLException {
         switch (analysis.kind()) {
             case READ_ONLY:
             case SESSION_SETTING:
@@ -175,6 +186,10 @@ public final class FencedConnectionImpl implements FencedConnection {
                     refusals.refuseAlways(Refusals.protectedTable("session", epochTableName + SessionFenceSql.SUFFIX),
                             sql);
                 }
+                if (runsNow && reachesNothingShared(sql, analysis)) {
+                    return Route.PASS;
+                }
+                catalog.createdTemporaryTable(analysis.createdTemporaryTable());
                 if (!catalog.needsGuard(analysis)) {
                     return Route.PASS;
                 }
@@ -192,6 +207,39 @@ public final class FencedConnectionImpl implements FencedConnection {
                 }
                 refusals.refuse(Refusals.cannotGuard(analysis.reason()), sql);
                 return Route.PASS;
+        }
+    }
+
+    /**
+     * Whether a mutation about to be sent reaches nothing another session can see: a {@code PREPARE} of a write (the
+     * {@code EXECUTE} is the mutation) or a write to the session's own temporary tables, as the database resolves
+     * them now. Such a statement needs a token that is not stale, and takes no lock (issue 11, item 3), so it works
+     * in {@code READ ONLY} transactions as it does through the underlying driver. Call it right before sending.
+     */
+    boolean reachesNothingShared(String sql, Analysis analysis) throws SQLException {
+        if (analysis.kind() != StatementKind.MUTATION
+                || !analysis.preparesOnly() && !catalog.writesOnlyTemporaryTables(analysis)) {
+            return false;
+        }
+        refuseUnlessCurrent(sql);
+        return true;
+    }
+
+    /**
+     * For a statement that writes nothing shared ({@code PREPARE} of a write, a write to the session's temporary
+     * tables): refuses a missing, invalid or stale token, reading the mark without a lock, which works in
+     * {@code READ ONLY} transactions too.
+     */
+    private void refuseUnlessCurrent(String sql) throws SQLException {
+        String resource = tokens.resource();
+        try {
+            long token = tokens.token(resource);
+            long mark = guard.readMark(resource);
+            if (mark > token) {
+                throw Refusals.stale(resource, token, mark);
+            }
+        } catch (FencingRefusedException refusal) {
+            refusals.refuse(refusal, sql);
         }
     }
 
@@ -279,6 +327,19 @@ public final class FencedConnectionImpl implements FencedConnection {
     }
 
     /**
+     * The text sent for the caller's {@code text} with {@code guard} ahead of it, proved to be the guard, one
+     * {@code ;} and the caller's text byte for byte (SPEC C8) before it is sent: a failure is the driver's own bug,
+     * refused rather than sent.
+     */
+    static String guardAhead(String guard, String text) throws SQLException {
+        String sent = GuardedSql.ahead(guard, text);
+        if (!GuardedSql.isGuardThenText(sent, guard, text)) {
+            throw Refusals.cannotGuard("the text to send is not the guard followed by the statement unchanged");
+        }
+        return sent;
+    }
+
+    /**
      * Whether the database may commit between {@code statements} sent together (a text or a batch) when one of them
      * may end the transaction: H2 and MariaDB commit on their own before DDL, which would drop the lock the guard
      * took for all of them. (A PostgreSQL procedure's or block's COMMIT fails in the transaction the guard holds.)
@@ -291,10 +352,12 @@ public final class FencedConnectionImpl implements FencedConnection {
      * Whether a mutation can carry the guard ahead of its own text: the database runs both in one round trip and
      * one transaction (PostgreSQL, not in pgjdbc's simple query mode), the text cannot end that transaction itself
      * (a procedure or block that commits), it is no call escape (drivers resolve those only at the start of a
-     * text), and no generated keys were asked for.
+     * text), the parser could read it (an opaque text is sent after the locking read, so that whatever the server
+     * makes of it comes back as the server's own), and no generated keys were asked for.
      */
     boolean prefixable(Analysis analysis, boolean keysRequested) {
-        return textIsOneTransaction && !analysis.mayEndTransaction() && !analysis.isCallEscape() && !keysRequested;
+        return textIsOneTransaction && !analysis.mayEndTransaction() && !analysis.isCallEscape() && !analysis.isOpaque()
+                && !keysRequested;
     }
 
     /**

@@ -87,8 +87,8 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         return statement;
     }
 
-    private String text(Form form) {
-        return form == Form.PREFIXED ? connection.prefixGuard().sql() + ";" + sql : sql;
+    private String text(Form form) throws SQLException {
+        return form == Form.PREFIXED ? FencedConnectionImpl.guardAhead(connection.prefixGuard().sql(), sql) : sql;
     }
 
     /** Binds the caller's parameters, after the guard's own markers where the guard is ahead of the text. */
@@ -126,7 +126,8 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
                 connection.applySetting(analysis);
                 return handledLocally(exec);
             default:
-                return guarded(exec);
+                // Decided at each execution, right before sending: what a name means may change after prepare.
+                return connection.reachesNothingShared(sql, analysis) ? untouched(exec) : guarded(exec);
         }
     }
 

@@ -34,7 +34,7 @@ final class FencedStatement extends FencedStatementBase {
     private Object run(String sql, Exec exec, Keys keys) throws SQLException {
         resultFromDatabase();
         Analysis analysis = connection.analyze(sql);
-        switch (connection.route(sql, analysis)) {
+        switch (connection.route(sql, analysis, true)) {
             case PASS:
                 connection.beforeRead();
                 return exec.run(delegate, sql, keys);
@@ -53,7 +53,7 @@ final class FencedStatement extends FencedStatementBase {
         return connection.fence(sql, prefixable, true, new EpochGuard.Call<>() {
             @Override
             public Object withGuard(String r, long t) throws SQLException {
-                delegate.execute(connection.prefixGuard().withLiterals(r, t) + ";" + sql);
+                delegate.execute(FencedConnectionImpl.guardAhead(connection.prefixGuard().withLiterals(r, t), sql));
                 return exec.afterPrefixGuard(delegate);
             }
 

@@ -1,0 +1,31 @@
+-- Arrays, rows and JSON in H2.
+
+CREATE TABLE arr (id INT PRIMARY KEY, f1 INT ARRAY, f2 VARCHAR(10) ARRAY[5], j JSON)
+
+INSERT INTO arr VALUES (1, ARRAY[1, 2, 3], ARRAY['a', 'b'], JSON '{"a":1}')
+
+INSERT INTO arr (id, f1) VALUES (2, ARRAY[7, 8])
+
+UPDATE arr SET f1 = ARRAY_APPEND(f1, 4) WHERE id = 1
+
+UPDATE arr SET f1 = ARRAY_CAT(f1, ARRAY[9]) WHERE id = 2
+
+UPDATE arr SET f2 = ARRAY['x', 'y', 'z', 'w', 'v', 'u'] WHERE id = 2
+
+SELECT id, f1, f2, j FROM arr ORDER BY id
+
+SELECT id, f1[1], CARDINALITY(f1) FROM arr ORDER BY id
+
+SELECT id FROM arr WHERE ARRAY_CONTAINS(f1, 7)
+
+SELECT * FROM UNNEST(ARRAY[1, 2, 3])
+
+DELETE FROM arr WHERE ARRAY_CONTAINS(f1, 8)
+
+SELECT ARRAY_AGG(id ORDER BY id) FROM arr
+
+SELECT ROW(1, 'a')
+
+INSERT INTO arr (id, j) VALUES (3, '{"b":2}' FORMAT JSON)
+
+SELECT JSON_OBJECT('k': id) FROM arr ORDER BY id

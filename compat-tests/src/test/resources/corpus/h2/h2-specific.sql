@@ -1,0 +1,63 @@
+-- Statements only H2 has: aliases, SCRIPT, CSV functions, delta tables, RUNSCRIPT.
+
+CREATE TABLE h (id INT PRIMARY KEY, v VARCHAR(20))
+
+INSERT INTO h VALUES (1, 'a'), (2, 'b')
+
+CREATE ALIAS my_upper FOR "java.lang.String.toUpperCase"
+
+CREATE ALIAS plus_one AS $$ int plusOne(int x) { return x + 1; } $$
+
+SELECT plus_one(id) FROM h ORDER BY id
+
+DROP ALIAS plus_one
+
+SCRIPT NODATA
+
+SCRIPT NOSETTINGS NODATA TABLE h
+
+SELECT * FROM FINAL TABLE (INSERT INTO h VALUES (3, 'c'))
+
+SELECT id FROM OLD TABLE (DELETE FROM h WHERE id = 3)
+
+SELECT * FROM NEW TABLE (UPDATE h SET v = 'B' WHERE id = 2)
+
+SELECT * FROM h ORDER BY id
+
+SHOW TABLES
+
+SHOW COLUMNS FROM h
+
+EXPLAIN SELECT * FROM h
+
+EXPLAIN UPDATE h SET v = 'x'
+
+EXPLAIN ANALYZE UPDATE h SET v = 'analyzed' WHERE id = 1
+
+SELECT * FROM h ORDER BY id
+
+CALL 1 + 1
+
+SET @x = 5
+
+SELECT @x
+
+EXECUTE IMMEDIATE 'UPDATE h SET v = ''immediate'' WHERE id = 1'
+
+SELECT * FROM h ORDER BY id
+
+CREATE CONSTANT answer VALUE 42
+
+SELECT answer
+
+DROP CONSTANT answer
+
+CHECKPOINT
+
+CREATE SYNONYM h_syn FOR h
+
+INSERT INTO h_syn VALUES (9, 'via synonym')
+
+DROP SYNONYM h_syn
+
+SELECT COUNT(*) FROM h

@@ -1,0 +1,31 @@
+-- H2's temporary tables.
+
+CREATE TABLE shared (id INT PRIMARY KEY, v VARCHAR(20))
+
+INSERT INTO shared VALUES (1, 'real')
+
+CREATE LOCAL TEMPORARY TABLE scratch (id INT, v VARCHAR(20))
+
+INSERT INTO scratch VALUES (1, 'tmp'), (2, 'tmp')
+
+UPDATE scratch SET v = 'changed' WHERE id = 1
+
+DELETE FROM scratch WHERE id = 2
+
+SELECT * FROM scratch ORDER BY id
+
+CREATE GLOBAL TEMPORARY TABLE gtmp (id INT)
+
+INSERT INTO gtmp SELECT id FROM shared
+
+SELECT COUNT(*) FROM gtmp
+
+CREATE LOCAL TEMPORARY TABLE ctas AS SELECT * FROM shared
+
+CREATE LOCAL TEMPORARY TABLE keep (id INT) ON COMMIT DELETE ROWS
+
+INSERT INTO keep VALUES (1)
+
+DROP TABLE scratch
+
+DROP TABLE gtmp, ctas, keep
