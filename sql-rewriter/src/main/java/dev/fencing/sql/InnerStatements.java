@@ -16,6 +16,13 @@ import static dev.fencing.sql.KeywordClassifier.word;
  * delta tables ({@code SELECT ... FROM FINAL TABLE (UPDATE ...)}), which make a query write.
  */
 final class InnerStatements {
+    /**
+     * The names PostgreSQL's JDBC driver gives its own server-side prepared statements ({@code S_1}, ...), in any
+     * case and quoting: a {@code PREPARE} under one could replace a statement the driver later runs by name.
+     */
+    private static final java.util.regex.Pattern DRIVER_STATEMENT_NAME =
+            java.util.regex.Pattern.compile("(?i)\"?s_[0-9]+\"?");
+
     /** How the outer statement uses the inner one. */
     enum Carrier {
         /**
@@ -40,7 +47,10 @@ final class InnerStatements {
     }
 
     /** The statements carried by one outer statement, and how. */
-    record Inner(Carrier carrier, List<String> statements) {
+    record Inner(Carrier carrier, List<String> statements, boolean takesDriverName) {
+        Inner(Carrier carrier, List<String> statements) {
+            this(carrier, statements, false);
+        }
     }
 
     /** Words that may stand between {@code EXPLAIN} and its statement without parentheses (PostgreSQL, H2, MariaDB). */
@@ -72,7 +82,8 @@ final class InnerStatements {
                 return carried == null ? null : new Inner(Carrier.SET_STATEMENT, List.of(carried));
             case "PREPARE":
                 String prepared = prepared(part);
-                return prepared == null ? null : new Inner(Carrier.PREPARE, List.of(prepared));
+                return prepared == null ? null : new Inner(Carrier.PREPARE, List.of(prepared),
+                        DRIVER_STATEMENT_NAME.matcher(part.source(tokens.get(1))).matches());
             case "COPY":
                 return copiedQuery(part);
             case "DECLARE":

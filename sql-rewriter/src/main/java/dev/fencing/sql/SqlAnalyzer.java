@@ -273,6 +273,11 @@ public final class SqlAnalyzer {
 
     /** A statement that carries others is what they are, as its carrier uses them (see {@link InnerStatements}). */
     private Analysis carried(InnerStatements.Inner inner) {
+        if (inner.takesDriverName()) {
+            return Analyses.unguardable("PREPARE under a name PostgreSQL's JDBC driver gives its own prepared"
+                    + " statements (S_1, S_2, ...), which the driver would later run in place of its own: choose"
+                    + " another name", 1);
+        }
         Set<String> targets = new LinkedHashSet<>();
         boolean mutation = false;
         boolean opaque = false;

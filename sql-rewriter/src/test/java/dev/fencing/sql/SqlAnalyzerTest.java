@@ -308,6 +308,12 @@ class SqlAnalyzerTest {
         assertEquals(List.of("t"), pg.analyze("PREPARE p (int) AS UPDATE t SET a = $1").targetTables());
         assertEquals(StatementKind.READ_ONLY, pg.analyze("PREPARE q AS SELECT * FROM t").kind());
         assertEquals(List.of("fencing_epoch"), pg.analyze("PREPARE r AS DELETE FROM fencing_epoch").targetTables());
+        // pgjdbc runs its own server-side statements by these names: a PREPARE under one could replace one of them.
+        for (String name : List.of("\"S_1\"", "S_12", "s_3", "\"s_40\"")) {
+            assertEquals(StatementKind.UNGUARDABLE, pg.analyze("PREPARE " + name + " AS UPDATE t SET a = 1").kind(), name);
+            assertEquals(StatementKind.UNGUARDABLE, pg.analyze("PREPARE " + name + " AS SELECT 1").kind(), name);
+        }
+        assertEquals(List.of("t"), pg.analyze("PREPARE s_x AS UPDATE t SET a = 1").targetTables());
         Analysis execute = pg.analyze("EXECUTE p (1)");
         assertEquals(StatementKind.MUTATION, execute.kind());
         assertEquals(List.of(), execute.targetTables());
