@@ -1,5 +1,6 @@
 package dev.fencing.torture;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -17,6 +18,9 @@ class PostgresSessionTortureTest {
     @ValueSource(ints = {Connection.TRANSACTION_READ_COMMITTED, Connection.TRANSACTION_REPEATABLE_READ,
             Connection.TRANSACTION_SERIALIZABLE})
     void randomizedHistoryUnderTheSessionFenceHasNoStaleCommit_C2_C3_C4(int isolation) throws Exception {
+        // -Dtorture.isolation=2 runs only that level (a java.sql.Connection constant), for one long run
+        String only = System.getProperty("torture.isolation");
+        Assumptions.assumeTrue(only == null || Integer.parseInt(only) == isolation, "torture.isolation=" + only);
         TortureRun.Config config = TortureRun.Config.standard(20261201L + isolation, 300, Set.of(
                 Faults.Kind.KILL_BACKEND, Faults.Kind.CANCEL_STATEMENT, Faults.Kind.ABORT_CONNECTION))
                 .guard("session").isolation(isolation);
