@@ -30,6 +30,8 @@ class PostgresSessionFenceTest {
     private final ExecutorService threads = Executors.newFixedThreadPool(4);
     private String raw;
     private String name;
+    /** The epoch table, in a schema of the test's own: the fence's functions live beside it, apart from other runs. */
+    private String epoch;
     private String data;
     private String resource;
 
@@ -37,9 +39,10 @@ class PostgresSessionFenceTest {
     void setUp() throws Exception {
         raw = TestDatabase.POSTGRESQL.rawUrl();
         name = TestDatabase.unique("sfence");
+        epoch = name + ".fence";
         data = name + "_data";
         resource = TestDatabase.unique("res");
-        TestDatabase.exec(raw, "CREATE TABLE " + data + " (id INT PRIMARY KEY, v INT NOT NULL)",
+        TestDatabase.exec(raw, "CREATE SCHEMA " + name, "CREATE TABLE " + data + " (id INT PRIMARY KEY, v INT NOT NULL)",
                 "INSERT INTO " + data + " SELECT g, 0 FROM generate_series(1, 4) g");
         try (Connection c = fenced(5)) {
             assertEquals(1, write(c, 1, 1));
@@ -54,7 +57,7 @@ class PostgresSessionFenceTest {
 
     private Connection fenced(long token) throws SQLException {
         Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.schema=create",
-                "fencing.guard=session", "fencing.table=" + name, "fencing.resource=" + resource));
+                "fencing.guard=session", "fencing.table=" + epoch, "fencing.resource=" + resource));
         c.unwrap(FencedConnection.class).setFencingToken(token);
         return c;
     }
@@ -78,11 +81,11 @@ class PostgresSessionFenceTest {
     }
 
     private long mark() throws SQLException {
-        return query("SELECT epoch FROM " + name + " WHERE resource = '" + resource + "'");
+        return query("SELECT epoch FROM " + epoch + " WHERE resource = '" + resource + "'");
     }
 
     private long registrations(long token) throws SQLException {
-        return query("SELECT count(*) FROM " + name + "_session WHERE resource = '" + resource + "' AND pid <> 0"
+        return query("SELECT count(*) FROM " + epoch + "_session WHERE resource = '" + resource + "' AND pid <> 0"
                 + " AND token = " + token);
     }
 
@@ -93,7 +96,7 @@ class PostgresSessionFenceTest {
             assertEquals(1, registrations(5)); // the set-up's connection advanced the mark instead of registering
             locker.setAutoCommit(false);
             try (Statement s = locker.createStatement()) {
-                s.executeQuery("SELECT epoch FROM " + name + " WHERE resource = '" + resource + "' FOR UPDATE").close();
+                s.executeQuery("SELECT epoch FROM " + epoch + " WHERE resource = '" + resource + "' FOR UPDATE").close();
             }
             // A statement guard would wait for the epoch row; the registered session does not touch it.
             try (Statement s = c.createStatement()) {
@@ -111,8 +114,8 @@ class PostgresSessionFenceTest {
 
     /** Scans of the epoch table, as the server counts them (each query runs in a new session: a fresh view). */
     private long epochTableReads() throws SQLException {
-        return query("SELECT COALESCE(seq_scan, 0) + COALESCE(idx_scan, 0) FROM pg_stat_user_tables WHERE relname = '"
-                + name + "'");
+        return query("SELECT COALESCE(seq_scan, 0) + COALESCE(idx_scan, 0) FROM pg_stat_user_tables WHERE schemaname = '"
+                + name + "' AND relname = 'fence'");
     }
 
     @Test
@@ -152,7 +155,7 @@ class PostgresSessionFenceTest {
             s.execute("SET statement_timeout = 2000");
             locker.setAutoCommit(false);
             try (Statement l = locker.createStatement()) {
-                l.executeQuery("SELECT epoch FROM " + name + " WHERE resource = '" + resource + "' FOR UPDATE").close();
+                l.executeQuery("SELECT epoch FROM " + epoch + " WHERE resource = '" + resource + "' FOR UPDATE").close();
             }
             c.setAutoCommit(false);
             // The registration waits for the epoch row like any locking read: released after a moment.
@@ -165,7 +168,7 @@ class PostgresSessionFenceTest {
             release.get(5, TimeUnit.SECONDS);
             assertEquals(1, registrations(5));
             try (Statement l = locker.createStatement()) {
-                l.executeQuery("SELECT epoch FROM " + name + " WHERE resource = '" + resource + "' FOR UPDATE").close();
+                l.executeQuery("SELECT epoch FROM " + epoch + " WHERE resource = '" + resource + "' FOR UPDATE").close();
             }
             assertEquals(1, s.executeUpdate("UPDATE " + data + " SET v = 9 WHERE id = 1")); // no wait: untouched
             c.commit();
@@ -231,7 +234,7 @@ class PostgresSessionFenceTest {
         try (Connection c = fenced(5); Connection admin = DriverManager.getConnection(raw);
              Statement s = admin.createStatement()) {
             write(c, 1, 1);
-            String table = name + "_session";
+            String table = epoch + "_session";
             for (String tamper : new String[] {
                     "DELETE FROM " + table + " WHERE pid <> 0",
                     "UPDATE " + table + " SET token = 99 WHERE pid <> 0",
@@ -252,7 +255,7 @@ class PostgresSessionFenceTest {
 
     @Test
     void aRegisteredSessionCannotRaiseItsOwnMarkEvenThroughAFunction() throws Exception {
-        TestDatabase.exec(raw, "CREATE FUNCTION " + name + "_raise() RETURNS int LANGUAGE sql AS $$ UPDATE " + name
+        TestDatabase.exec(raw, "CREATE FUNCTION " + name + "_raise() RETURNS int LANGUAGE sql AS $$ UPDATE " + epoch
                 + " SET epoch = epoch + 1 WHERE resource = '" + resource + "' RETURNING 1 $$");
         try (Connection c = fenced(5)) {
             write(c, 1, 10);
@@ -336,5 +339,120 @@ class PostgresSessionFenceTest {
                 + "_log WHERE token = 6)");
         assertEquals(0, after);
         assertEquals(6, mark());
+    }
+
+    private Connection fencedAs(String user, long token) throws SQLException {
+        String url = TestDatabase.fenced(raw, "fencing.guard=session", "fencing.table=" + epoch,
+                "fencing.resource=" + resource, "fencing.issuer.check=off").replace("user=postgres", "user=" + user);
+        Connection c = DriverManager.getConnection(url);
+        c.unwrap(FencedConnection.class).setFencingToken(token);
+        return c;
+    }
+
+    /** Two roles of the test cluster: a plain one, and one that may signal other roles' sessions (found by review). */
+    private void roles() throws SQLException {
+        TestDatabase.exec(raw,
+                "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'fencing_test_plain') THEN"
+                        + " CREATE ROLE fencing_test_plain LOGIN; END IF; IF NOT EXISTS (SELECT 1 FROM pg_roles"
+                        + " WHERE rolname = 'fencing_test_signal') THEN CREATE ROLE fencing_test_signal LOGIN; END IF;"
+                        + " END $$",
+                "GRANT pg_signal_backend TO fencing_test_signal",
+                "GRANT USAGE ON SCHEMA " + name + " TO fencing_test_plain, fencing_test_signal",
+                "GRANT ALL ON " + data + ", " + epoch + ", " + epoch + "_session TO fencing_test_plain, fencing_test_signal");
+    }
+
+    @Test
+    void anEpochChangeEndsAnOldSessionOfAnotherRoleItMaySignalThoughItCannotSeeItsStart() throws Exception {
+        roles();
+        try (Connection old = fencedAs("fencing_test_plain", 5); Connection next = fencedAs("fencing_test_signal", 6)) {
+            assertEquals(1, write(old, 1, 50));
+            assertEquals(1, write(next, 2, 60));
+            assertThrows(SQLException.class, () -> write(old, 3, 70));
+        }
+        assertEquals(6, mark());
+        assertEquals(0, value(3));
+    }
+
+    @Test
+    void anEpochChangeThatMayNotEndAnOldSessionFailsAndTheMarkStays() throws Exception {
+        roles();
+        try (Connection old = fenced(5); Connection next = fencedAs("fencing_test_plain", 6)) {
+            assertEquals(1, write(old, 1, 50)); // a superuser's session: the plain role may not end it
+            SQLException e = assertThrows(SQLException.class, () -> write(next, 2, 60));
+            assertEquals("42501", e.getSQLState(), e.getMessage());
+            assertEquals(5, mark());
+            assertEquals(1, write(old, 3, 70));
+        }
+        assertEquals(70, value(3));
+        assertEquals(0, value(2));
+    }
+
+    @Test
+    void aRegistrationCannotBeDeletedByAnotherRoleNorThroughAnOldViewOfTheSessions() throws Exception {
+        roles();
+        try (Connection victim = fenced(5); Connection other = DriverManager.getConnection(
+                raw.replace("user=postgres", "user=fencing_test_plain")); Connection same = DriverManager.getConnection(raw)) {
+            String delete = "DELETE FROM " + epoch + "_session WHERE pid <> 0";
+            same.setAutoCommit(false);
+            try (Statement s = same.createStatement()) {
+                s.executeQuery("SELECT count(*) FROM pg_stat_activity").close(); // a view from before the victim registered
+                write(victim, 1, 10);
+                SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate(delete));
+                assertEquals("ZF005", e.getSQLState());
+            }
+            same.rollback();
+            try (Statement s = other.createStatement()) {
+                SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate(delete));
+                assertEquals("ZF005", e.getSQLState());
+            }
+            assertEquals(1, registrations(5));
+        }
+    }
+
+    @Test
+    void aConnectionWithoutATokenCannotLockTheFencesTables() throws Exception {
+        try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.table=" + epoch,
+                "fencing.resource=" + resource)); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            for (String lock : new String[] {"LOCK TABLE " + epoch + " IN ACCESS EXCLUSIVE MODE",
+                    "SELECT * FROM " + epoch + " FOR UPDATE", "select * from " + epoch + "_session for share",
+                    "LOCK " + epoch + "_session"}) {
+                SQLException e = assertThrows(SQLException.class, () -> s.execute(lock), lock);
+                assertEquals(FencingSqlState.PROTECTED, e.getSQLState(), lock);
+            }
+            c.rollback();
+            s.executeQuery("SELECT * FROM " + epoch).close();
+        }
+    }
+
+    @Test
+    void aRegistrationThatWaitsForTheEpochRowGivesWayToTheCallersTimeout() throws Exception {
+        try (Connection locker = DriverManager.getConnection(raw); Connection c = fenced(5);
+             Statement s = c.createStatement()) {
+            locker.setAutoCommit(false);
+            try (Statement l = locker.createStatement()) {
+                l.executeQuery("SELECT epoch FROM " + epoch + " WHERE resource = '" + resource + "' FOR UPDATE").close();
+            }
+            s.setQueryTimeout(2);
+            long started = System.nanoTime();
+            SQLException e = assertThrows(SQLException.class,
+                    () -> s.executeUpdate("UPDATE " + data + " SET v = 5 WHERE id = 1"));
+            assertEquals("57014", e.getSQLState(), e.getMessage());
+            assertTrue(System.nanoTime() - started < TimeUnit.SECONDS.toNanos(8));
+            locker.rollback();
+            assertEquals(1, write(c, 1, 6));
+        }
+        assertEquals(6, value(1));
+    }
+
+    @Test
+    void twoPhaseCommitIsRefusedUnderTheSessionFence() throws Exception {
+        try (Connection c = fenced(5); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            s.executeUpdate("UPDATE " + data + " SET v = 5 WHERE id = 1");
+            SQLException e = assertThrows(SQLException.class, () -> s.execute("PREPARE TRANSACTION 'sfence'"));
+            assertEquals(FencingSqlState.CANNOT_GUARD, e.getSQLState());
+            c.rollback();
+        }
     }
 }

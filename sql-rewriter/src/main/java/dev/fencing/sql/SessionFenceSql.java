@@ -28,12 +28,29 @@ import java.util.List;
 public final class SessionFenceSql {
     /** What the session table's name adds to the epoch table's. */
     public static final String SUFFIX = "_session";
+    /**
+     * Sent first in a registration's transaction: it waits at most a second for the epoch row, then gives up (55P03)
+     * and the statement guard, which honours the caller's timeout and cancel, serves the statement instead.
+     */
+    public static final String LOCK_WAIT = "SELECT pg_catalog.set_config('lock_timeout', '1000', true)";
+
     /** How long a hand-over waits for one old session to end before it fails, in milliseconds. */
     public static final int END_SESSION_TIMEOUT_MS = 10_000;
 
     private static final String PROTECT_FUNCTION = "fencing_protect_session";
     private static final String HANDOVER_FUNCTION = "fencing_protect_handover";
     private static final String PROTECT = "'" + EpochSql.MARK_PROTECTED_STATE + "'";
+
+    /**
+     * Whether the session a registration row names may still be alive: a server process with its pid whose start
+     * is that of the row, or hidden (PostgreSQL shows another role's {@code backend_start} only to members of
+     * {@code pg_read_all_stats}): a session that cannot be proved gone counts as alive. Read after
+     * {@code pg_stat_clear_snapshot()}, since a transaction otherwise keeps its first view of the processes.
+     */
+    private static String alive(String row) {
+        return "EXISTS (SELECT 1 FROM pg_stat_get_activity(" + row + ".pid) a WHERE a.pid = " + row + ".pid"
+                + " AND (a.backend_start IS NULL OR a.backend_start = " + row + ".backend_start))";
+    }
 
     /** The session table's protection; the epoch table is the session table's name without {@link #SUFFIX}. */
     static final String PROTECT_BODY = "\nDECLARE\n"
@@ -63,8 +80,8 @@ public final class SessionFenceSql {
             + "    IF OLD.token < COALESCE(mark, 0) THEN\n"
             + "      RETURN OLD;\n"
             + "    END IF;\n"
-            + "    IF NOT EXISTS (SELECT 1 FROM pg_stat_get_activity(OLD.pid) a"
-            + " WHERE a.backend_start = OLD.backend_start) THEN\n"
+            + "    PERFORM pg_stat_clear_snapshot();\n"
+            + "    IF NOT " + alive("OLD") + " THEN\n"
             + "      RETURN OLD;\n"
             + "    END IF;\n"
             + "  END IF;\n"
@@ -98,16 +115,15 @@ public final class SessionFenceSql {
             + " mark to %: open a new connection for the new token', s.token, NEW.resource, NEW.epoch"
             + " USING ERRCODE = " + PROTECT + ";\n"
             + "    END IF;\n"
-            + "    IF EXISTS (SELECT 1 FROM pg_stat_get_activity(s.pid) a WHERE a.backend_start = s.backend_start) THEN\n"
+            + "    IF " + alive("s") + " THEN\n"
             + "      PERFORM pg_terminate_backend(s.pid);\n"
             + "    END IF;\n"
             + "  END LOOP;\n"
             + "  FOR s IN EXECUTE old_sessions USING NEW.resource, NEW.epoch LOOP\n"
             + "    PERFORM pg_stat_clear_snapshot();\n"
-            + "    IF EXISTS (SELECT 1 FROM pg_stat_get_activity(s.pid) a WHERE a.backend_start = s.backend_start)\n"
-            + "        AND NOT pg_terminate_backend(s.pid, " + END_SESSION_TIMEOUT_MS + ") THEN\n"
+            + "    IF " + alive("s") + " AND NOT pg_terminate_backend(s.pid, " + END_SESSION_TIMEOUT_MS + ") THEN\n"
             + "      PERFORM pg_stat_clear_snapshot();\n"
-            + "      IF EXISTS (SELECT 1 FROM pg_stat_get_activity(s.pid) a WHERE a.backend_start = s.backend_start) THEN\n"
+            + "      IF " + alive("s") + " THEN\n"
             + "        RAISE EXCEPTION 'fencing: session % still holds token % of resource % and did not end within"
             + " % ms; the mark stays below %', s.pid, s.token, NEW.resource, " + END_SESSION_TIMEOUT_MS + ", NEW.epoch"
             + " USING ERRCODE = '55P03';\n"

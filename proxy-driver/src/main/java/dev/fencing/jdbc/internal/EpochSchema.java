@@ -35,6 +35,13 @@ final class EpochSchema {
         EpochTable configured = settings.epochTable();
         boolean autoCommit = raw.getAutoCommit();
         EpochSql sql = new EpochSql(dialect, configured);
+        if (settings.sessionGuard() && dialect == Dialect.POSTGRESQL) {
+            try {
+                new SessionFenceSql(configured); // its name must fit before anything is created
+            } catch (IllegalArgumentException e) {
+                throw Settings.configuration(FencingProperty.GUARD.getName() + "=session: " + e.getMessage());
+            }
+        }
         try {
             EpochTable epoch = FenceTables.resolve(raw, dialect, configured);
             try (Statement statement = raw.createStatement()) {

@@ -170,8 +170,19 @@ public final class FencedConnectionImpl implements FencedConnection {
         switch (analysis.kind()) {
             case READ_ONLY:
             case SESSION_SETTING:
+                if (LOCKS.matcher(sql).find() && namesFenceTable(sql)) {
+                    // A lock held on the fence's tables by a connection with no token would hold every epoch change
+                    // and every connect off: only the fence locks them.
+                    refusals.refuseAlways(Refusals.protectedTable("epoch, session or lease", settings.epochTable()
+                            + "', '" + settings.leaseTable()), sql);
+                }
                 return catalog.needsGuard(analysis) ? Route.GUARD : Route.PASS;
             case TRANSACTION_CONTROL:
+                if (sessionGuard && PREPARE_TRANSACTION.matcher(sql).find()) {
+                    refusals.refuse(Refusals.cannotGuard("PREPARE TRANSACTION with " + FencingProperty.GUARD.getName()
+                            + "=session: a prepared transaction outlives the session an epoch change ends, so its"
+                            + " writes could commit after the new mark"), sql);
+                }
                 return Route.TRANSACTION_CONTROL;
             case FENCING_SETTING:
                 return Route.SETTING;
@@ -242,6 +253,13 @@ public final class FencedConnectionImpl implements FencedConnection {
             refusals.refuse(refusal, sql);
         }
     }
+
+    /** Words of a statement that locks what it reads ({@code LOCK TABLE}, {@code FOR UPDATE}/{@code SHARE}). */
+    private static final java.util.regex.Pattern LOCKS = java.util.regex.Pattern.compile(
+            "(?i)\\b(lock|for\\s+(update|share|no\\s+key\\s+update|key\\s+share))\\b");
+    /** Two-phase commit's first step. */
+    private static final java.util.regex.Pattern PREPARE_TRANSACTION = java.util.regex.Pattern.compile(
+            "(?i)\\bprepare\\s+transaction\\b");
 
     /** Whether {@code sql} holds the epoch or lease table's name as a word, in any case (quoted or not). */
     private boolean namesFenceTable(String sql) {

@@ -51,7 +51,8 @@ final class SessionFence {
 
     /**
      * Registers the session at {@code token} when the server has no transaction open on it (so nothing of the
-     * caller's can be in the registration's transaction); {@code null} when it has one.
+     * caller's can be in the registration's transaction); {@code null} when it has one, or when the epoch row stayed
+     * locked for {@link SessionFenceSql#LOCK_WAIT}'s time (the statement guard then serves the statement).
      *
      * @throws dev.fencing.jdbc.FencingRefusedException when the mark is above the token (stale)
      */
@@ -65,7 +66,19 @@ final class SessionFence {
         }
         boolean done = false;
         try {
-            Outcome outcome = register(resource, token);
+            Outcome outcome;
+            try {
+                outcome = register(resource, token);
+            } catch (SQLException e) {
+                if (!SqlStates.LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
+                    throw e;
+                }
+                // The epoch row stayed locked (an epoch change under way, or a lock someone holds): the statement
+                // guard takes over for this statement, with the caller's own timeout and cancel.
+                raw.rollback();
+                done = true;
+                return null;
+            }
             if (outcome == Outcome.REGISTERED) {
                 raw.commit();
                 registered.put(resource, token);
@@ -108,6 +121,9 @@ final class SessionFence {
     }
 
     private Outcome register(String resource, long token) throws SQLException {
+        try (PreparedStatement wait = raw.prepareStatement(SessionFenceSql.LOCK_WAIT)) {
+            wait.executeQuery().close();
+        }
         long mark;
         try (PreparedStatement lock = raw.prepareStatement(sql.lockMark())) {
             lock.setString(1, resource);

@@ -19,6 +19,9 @@ public final class SqlStates {
     /** PostgreSQL: {@code SET LOCAL} outside a transaction block (the server only warns; the fence refuses). */
     static final String PG_NO_ACTIVE_TRANSACTION = "25P01";
 
+    /** PostgreSQL: a lock was not available within {@code lock_timeout}. */
+    static final String LOCK_NOT_AVAILABLE = "55P03";
+
     /** PostgreSQL: undefined table. */
     static final String PG_UNDEFINED_TABLE = "42P01";
     /** H2 and MariaDB: table not found. */
