@@ -33,6 +33,8 @@ class PostgresBypassTest extends BypassTest {
     @Override
     void dropProcedures(Statement s) throws SQLException {
         s.execute("DROP PROCEDURE IF EXISTS " + procedure);
+        s.execute("DROP FUNCTION IF EXISTS " + table + "_imm CASCADE");
+        s.execute("DROP TABLE IF EXISTS " + table + "_x");
         s.execute("DROP FUNCTION IF EXISTS " + function);
     }
 
@@ -96,6 +98,12 @@ class PostgresBypassTest extends BypassTest {
     }
 
     @Override
+    /** An IMMUTABLE function (as index expressions require) that calls the writing function. */
+    private String immutableWriter() {
+        return "CREATE OR REPLACE FUNCTION " + table + "_imm(int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$BEGIN"
+                + " PERFORM " + function + "('" + table + "', 1); RETURN $1; END$$";
+    }
+
     List<Attempt> databaseIncrements() {
         String increment = "UPDATE " + table + " SET balance = balance + 1";
         return List.of(
@@ -229,6 +237,36 @@ class PostgresBypassTest extends BypassTest {
                     withCurrentToken(c, "CREATE TEMP TABLE " + table + "_t (id int, b int DEFAULT " + function + "('"
                             + table + "', 1))");
                     c.createStatement().executeUpdate("INSERT INTO " + table + "_t (id) VALUES (1)");
+                }),
+                guarded("EXPLAIN with a quoted analyze option (found by review)", c -> c.createStatement().execute(
+                        "EXPLAIN (\"analyze\") DELETE FROM " + table)),
+                guarded("EXPLAIN with a Unicode-escaped analyze option", c -> c.prepareStatement(
+                        "EXPLAIN (U&\"\\0061nalyze\" on) DELETE FROM " + table + " WHERE true").execute()),
+                guarded("EXPLAIN with a quoted analyze option of CREATE TABLE AS", c -> c.createStatement().execute(
+                        "EXPLAIN (\"analyze\" on) CREATE TABLE " + table + "_x AS SELECT 1 AS x")),
+                guarded("a temporary table whose index expression calls a function that writes (found by review)",
+                        c -> {
+                            withCurrentToken(c, immutableWriter(),
+                                    "CREATE TEMP TABLE " + table + "_t (id int)",
+                                    "CREATE INDEX ON " + table + "_t (" + table + "_imm(id))");
+                            c.createStatement().executeUpdate("INSERT INTO " + table + "_t VALUES (1)");
+                        }),
+                guarded("a temporary table whose partial index predicate calls a function that writes", c -> {
+                    withCurrentToken(c, immutableWriter(), "CREATE TEMP TABLE " + table + "_t (id int)",
+                            "CREATE INDEX ON " + table + "_t (id) WHERE " + table + "_imm(id) > 0");
+                    c.createStatement().executeUpdate("INSERT INTO " + table + "_t VALUES (1)");
+                }),
+                guarded("a temporary table whose check constraint calls a function that writes", c -> {
+                    withCurrentToken(c, immutableWriter(), "CREATE TEMP TABLE " + table + "_t (id int CHECK ("
+                            + table + "_imm(id) > 0))");
+                    c.createStatement().executeUpdate("INSERT INTO " + table + "_t VALUES (1)");
+                }),
+                guarded("a temporary table whose row-security policy calls a function that writes", c -> {
+                    withCurrentToken(c, immutableWriter(), "CREATE TEMP TABLE " + table + "_t (id int)",
+                            "CREATE POLICY p ON " + table + "_t WITH CHECK (" + table + "_imm(id) > 0)",
+                            "ALTER TABLE " + table + "_t ENABLE ROW LEVEL SECURITY",
+                            "ALTER TABLE " + table + "_t FORCE ROW LEVEL SECURITY");
+                    c.createStatement().executeUpdate("INSERT INTO " + table + "_t VALUES (1)");
                 }),
                 guarded("a write to a temporary table with a writing WITH on the real one", c -> {
                     withCurrentToken(c, "CREATE TEMP TABLE " + table + "_t (id int, balance int)");

@@ -111,6 +111,26 @@ class PostgresLocalTokenTest extends LocalTokenTest {
     }
 
     @Test
+    void aTokenLeftAsASessionSettingWithSetConfigIsNoToken_C9() throws Exception {
+        // found by review: after SET LOCAL, set_config(..., false) (a read) left the token for the next borrower
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            s.execute("SET LOCAL fencing.token = 5");
+            assertEquals(1, add(s, 1));
+            c.commit();
+            s.executeQuery("SELECT set_config('fencing.token', '5', false)").close();
+            c.commit();
+            c.clearWarnings();
+            c.setAutoCommit(true);
+            assertRefused(FencingSqlState.INVALID_TOKEN, s);
+            c.setAutoCommit(false);
+            assertRefused(FencingSqlState.INVALID_TOKEN, s);
+            c.rollback();
+        }
+        assertEquals(1, value());
+    }
+
+    @Test
     void setLocalOutsideATransactionBlockIsRefusedWithTheServersState_C9() throws Exception {
         try (Connection c = connect(); Statement s = c.createStatement()) {
             SQLException e = assertThrows(SQLException.class, () -> s.execute("SET LOCAL fencing.token = 5"));

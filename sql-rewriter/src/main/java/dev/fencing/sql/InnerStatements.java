@@ -126,11 +126,12 @@ final class InnerStatements {
                 || tokens.get(i).kind() == Kind.WORD && EXPLAIN_OPTIONS.contains(tokens.get(i).upper()))) {
             i++;
         }
-        boolean onlyNames = true;
-        for (int j = i; j < tokens.size(); j++) {
-            onlyNames &= KeywordClassifier.isName(tokens.get(j)) || tokens.get(j).isPunctuation('.');
-        }
-        return i >= tokens.size() || onlyNames && !QUERY_STARTS.contains(word(tokens, i))
+        // MariaDB's EXPLAIN tbl (or db.tbl) describes a table: exactly one name, or two joined by a dot.
+        int rest = tokens.size() - i;
+        boolean tableName = rest == 1 && KeywordClassifier.isName(tokens.get(i))
+                || rest == 3 && KeywordClassifier.isName(tokens.get(i)) && tokens.get(i + 1).isPunctuation('.')
+                && KeywordClassifier.isName(tokens.get(i + 2));
+        return i >= tokens.size() || tableName && !QUERY_STARTS.contains(word(tokens, i))
                 ? null : part.text().substring(tokens.get(i).start());
     }
 

@@ -163,6 +163,23 @@ final class Catalog {
                 + " FROM pg_catalog.pg_namespace n WHERE n.oid OPERATOR(pg_catalog.=) pg_catalog.pg_my_temp_schema()))"
                 + " AND c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.pg_my_temp_schema() AND c.relkind = 'r'"
                 + " AND c.relpersistence = 't' AND NOT c.relhastriggers AND NOT c.relhasrules AND NOT c.relhassubclass"
+                // an index's expression or predicate, an exclusion or check constraint, and a row-security policy
+                // run functions on every write (found by review: an IMMUTABLE index function that writes elsewhere)
+                + " AND NOT c.relrowsecurity"
+                + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid"
+                + " AND (i.indexprs IS NOT NULL OR i.indpred IS NOT NULL))"
+                // an index of a user-defined operator class calls its support functions on every write
+                + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i, pg_catalog.unnest(CAST(i.indclass AS oid[])) k"
+                + " JOIN pg_catalog.pg_opclass oc ON oc.oid = k WHERE i.indrelid = c.oid"
+                + " AND oc.opcnamespace <> 'pg_catalog'::pg_catalog.regnamespace)"
+                + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint co WHERE co.conrelid = c.oid"
+                + " AND co.contype IN ('c', 'x', 't'))"
+                // an operator in a default is a function call too
+                + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_operator o"
+                + " ON d.refclassid = 'pg_catalog.pg_operator'::pg_catalog.regclass AND o.oid = d.refobjid"
+                + " WHERE d.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass"
+                + " AND d.objid IN (SELECT ad.oid FROM pg_catalog.pg_attrdef ad WHERE ad.adrelid = c.oid)"
+                + " AND o.oprnamespace <> 'pg_catalog'::pg_catalog.regnamespace)"
                 + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t"
                 + " ON t.oid = a.atttypid WHERE a.attrelid = c.oid AND a.attnum > 0 AND t.typtype = 'd')"
                 + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_proc p"

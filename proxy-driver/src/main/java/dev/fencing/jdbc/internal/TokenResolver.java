@@ -42,6 +42,8 @@ final class TokenResolver {
      * server for the value in its current transaction, since only the server knows when that transaction ended.
      */
     private boolean localTokens;
+    /** The server transaction the last {@code SET LOCAL fencing.token} was sent in (its id, which the server assigns). */
+    private String localTransaction;
 
     TokenResolver(Settings settings, Connection raw) throws SQLException {
         this.settings = settings;
@@ -133,10 +135,18 @@ final class TokenResolver {
      */
     private long localToken(String resource) throws SQLException {
         String value;
+        String transaction;
         try (Statement s = raw.createStatement();
-             ResultSet rs = s.executeQuery("SELECT current_setting('" + FencingProperty.TOKEN.getName() + "', true)")) {
+             ResultSet rs = s.executeQuery("SELECT current_setting('" + FencingProperty.TOKEN.getName() + "', true),"
+                     + " CAST(pg_catalog.pg_current_xact_id_if_assigned() AS text)")) {
             rs.next();
             value = rs.getString(1);
+            transaction = rs.getString(2);
+        }
+        if (transaction == null || !transaction.equals(localTransaction)) {
+            // Not the transaction the driver saw SET LOCAL in: a value there is a session-level setting someone made
+            // with set_config(..., false), which would outlive the borrow (found by review): not a token.
+            return 0;
         }
         return value == null || value.isEmpty() ? 0
                 : valid(resource, "SET LOCAL " + FencingProperty.TOKEN.getName(), value);
@@ -213,6 +223,10 @@ final class TokenResolver {
         long token = checked(text, source);
         try (Statement s = raw.createStatement()) {
             s.execute("SET LOCAL " + FencingProperty.TOKEN.getName() + " = '" + token + "'");
+            try (ResultSet rs = s.executeQuery("SELECT CAST(pg_catalog.pg_current_xact_id() AS text)")) {
+                rs.next();
+                localTransaction = rs.getString(1);
+            }
             for (SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) {
                 if (SqlStates.PG_NO_ACTIVE_TRANSACTION.equals(w.getSQLState())) {
                     throw new SQLException("fencing: " + source + " outside a transaction block would apply to"
