@@ -37,6 +37,14 @@ class MessagesTest {
     }
 
     @Test
+    void anEmptyResourceIsAConfigurationErrorNotTheDefault() {
+        SQLException e = assertThrows(SQLException.class,
+                () -> DriverManager.getConnection("jdbc:fencing:h2:mem:msgEmpty;fencing.resource="));
+        assertEquals(FencingSqlState.CONFIGURATION, e.getSQLState());
+        assertTrue(e.getMessage().contains("fencing.resource is empty"), e.getMessage());
+    }
+
+    @Test
     void anUnknownSettingFarFromAnyHasNoSuggestion() {
         SQLException e = assertThrows(SQLException.class,
                 () -> DriverManager.getConnection("jdbc:fencing:h2:mem:msg2;fencing.colour=blue"));

@@ -97,13 +97,13 @@ class PostgresBypassTest extends BypassTest {
         assertEquals(before, snapshot());
     }
 
-    @Override
     /** An IMMUTABLE function (as index expressions require) that calls the writing function. */
     private String immutableWriter() {
         return "CREATE OR REPLACE FUNCTION " + table + "_imm(int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$BEGIN"
                 + " PERFORM " + function + "('" + table + "', 1); RETURN $1; END$$";
     }
 
+    @Override
     List<Attempt> databaseIncrements() {
         String increment = "UPDATE " + table + " SET balance = balance + 1";
         return List.of(

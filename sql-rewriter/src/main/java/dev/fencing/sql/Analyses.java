@@ -100,9 +100,16 @@ final class Analyses {
                 a.createdTemporaryTable());
     }
 
-    /** The first 80 characters of {@code text} on one line, for a reason that quotes the statement. */
+    /** How a reason names the statement: its first word and its length, never its text. */
     static String excerpt(String text) {
-        String line = text.strip().replaceAll("\\s+", " ");
-        return line.length() <= 80 ? line : line.substring(0, 80) + "...";
+        // Only the statement's first word and its length: a reason reaches messages, logs and audit reports, and a
+        // text the lexer could not read with certainty cannot be stripped of its values (found by review).
+        String line = text.strip();
+        int end = 0;
+        while (end < line.length() && end < 24 && Character.isLetter(line.charAt(end))) {
+            end++;
+        }
+        return (end == 0 ? "a statement" : line.substring(0, end).toUpperCase(java.util.Locale.ROOT) + " ...")
+                + " (" + line.length() + " characters)";
     }
 }

@@ -19,6 +19,15 @@ class SqlAnalyzerTest {
     }
 
     @Test
+    void aReasonNeverQuotesTheStatementsValues() {
+        for (String sql : List.of("UPDATE t SET a = 'secretpw\\' WHERE b = 'x'", "UPDATE U&\"t\" SET a = 'secretpw'")) {
+            Analysis analysis = pg.analyze(sql);
+            assertEquals(StatementKind.UNGUARDABLE, analysis.kind(), sql);
+            assertFalse(analysis.reason().contains("secretpw"), analysis.reason());
+        }
+    }
+
+    @Test
     void queriesAreReadOnly_C5() {
         assertKind(StatementKind.READ_ONLY, "SELECT * FROM t WHERE a = ?");
         assertKind(StatementKind.READ_ONLY, "select a from t union select b from u");

@@ -223,10 +223,6 @@ final class TokenResolver {
         long token = checked(text, source);
         try (Statement s = raw.createStatement()) {
             s.execute("SET LOCAL " + FencingProperty.TOKEN.getName() + " = '" + token + "'");
-            try (ResultSet rs = s.executeQuery("SELECT CAST(pg_catalog.pg_current_xact_id() AS text)")) {
-                rs.next();
-                localTransaction = rs.getString(1);
-            }
             for (SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) {
                 if (SqlStates.PG_NO_ACTIVE_TRANSACTION.equals(w.getSQLState())) {
                     throw new SQLException("fencing: " + source + " outside a transaction block would apply to"
@@ -235,6 +231,11 @@ final class TokenResolver {
                             SqlStates.PG_NO_ACTIVE_TRANSACTION);
                 }
             }
+        }
+        try (Statement s = raw.createStatement();
+             ResultSet rs = s.executeQuery("SELECT CAST(pg_catalog.pg_current_xact_id() AS text)")) {
+            rs.next();
+            localTransaction = rs.getString(1);
         }
         localTokens = true;
         forgotten = false;
