@@ -222,10 +222,6 @@ public enum FencingProperty {
         }
 
         static Object resource(FencingProperty property, String text) throws SQLException {
-            if (text != null && text.isBlank()) {
-                // an empty value is a mistake, not a request for the default resource (found by review)
-                throw Settings.configuration(property.name + " is empty: name a resource, or leave the setting out");
-            }
             return Settings.resourceName(text, property.name);
         }
 

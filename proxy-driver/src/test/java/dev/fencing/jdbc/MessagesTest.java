@@ -37,11 +37,18 @@ class MessagesTest {
     }
 
     @Test
-    void anEmptyResourceIsAConfigurationErrorNotTheDefault() {
-        SQLException e = assertThrows(SQLException.class,
-                () -> DriverManager.getConnection("jdbc:fencing:h2:mem:msgEmpty;fencing.resource="));
-        assertEquals(FencingSqlState.CONFIGURATION, e.getSQLState());
-        assertTrue(e.getMessage().contains("fencing.resource is empty"), e.getMessage());
+    void aSettingGivenTwiceOrAsANonStringIsAConfigurationError() {
+        SQLException twice = assertThrows(SQLException.class, () -> DriverManager.getConnection(
+                "jdbc:fencing:h2:mem:msgTwice;fencing.mode=enforce;fencing.mode=audit"));
+        assertEquals(FencingSqlState.CONFIGURATION, twice.getSQLState());
+        assertTrue(twice.getMessage().contains("more than once in the URL: fencing.mode"), twice.getMessage());
+        Properties info = new Properties();
+        info.put("fencing.token", 26);
+        SQLException typed = assertThrows(SQLException.class,
+                () -> DriverManager.getConnection("jdbc:fencing:h2:mem:msgTyped", info));
+        assertEquals(FencingSqlState.CONFIGURATION, typed.getSQLState());
+        assertTrue(typed.getMessage().contains("fencing.token must be given as a String, not a Integer"),
+                typed.getMessage());
     }
 
     @Test

@@ -59,6 +59,13 @@ public final class Settings {
         Map<String, String> values = new LinkedHashMap<>();
         Properties target = new Properties();
         if (info != null) {
+            for (Map.Entry<Object, Object> entry : info.entrySet()) {
+                if (entry.getKey() instanceof String name && isFencing(name) && !(entry.getValue() instanceof String)) {
+                    // Properties.getProperty would ignore it without a word (found by review)
+                    throw configuration(name + " must be given as a String, not a "
+                            + (entry.getValue() == null ? "null" : entry.getValue().getClass().getSimpleName()));
+                }
+            }
             for (String name : info.stringPropertyNames()) {
                 String value = info.getProperty(name);
                 if (isFencing(name)) {
@@ -69,7 +76,12 @@ public final class Settings {
             }
         }
         String rest = url.substring(PREFIX.length());
-        String targetUrl = "jdbc:" + stripUrlSettings(rest, values);
+        java.util.Set<String> twice = new java.util.TreeSet<>();
+        String targetUrl = "jdbc:" + stripUrlSettings(rest, values, twice);
+        if (!twice.isEmpty()) {
+            throw configuration("given more than once in the URL: " + String.join(", ", twice)
+                    + "; give each setting once");
+        }
         for (String name : values.keySet()) {
             if (FencingProperty.forName(name) == null) {
                 throw unknown(name);
@@ -92,7 +104,7 @@ public final class Settings {
             }
         }
         if (accepts(url)) {
-            stripUrlSettings(url.substring(PREFIX.length()), values);
+            stripUrlSettings(url.substring(PREFIX.length()), values, new java.util.TreeSet<>());
         }
         return values;
     }
@@ -102,7 +114,8 @@ public final class Settings {
         return name != null && name.regionMatches(true, 0, "fencing.", 0, "fencing.".length());
     }
 
-    private static String stripUrlSettings(String rest, Map<String, String> values) {
+    private static String stripUrlSettings(String rest, Map<String, String> values, java.util.Set<String> twice) {
+        java.util.Set<String> seen = new java.util.HashSet<>();
         int query = rest.indexOf('?');
         String head = query < 0 ? rest : rest.substring(0, query);
         StringBuilder out = new StringBuilder(rest.length());
@@ -113,7 +126,11 @@ public final class Settings {
             int eq = segment.indexOf('=');
             String name = eq < 0 ? segment : segment.substring(0, eq);
             if (isFencing(name.trim())) {
-                values.put(name.trim().toLowerCase(Locale.ROOT), eq < 0 ? "" : segment.substring(eq + 1));
+                String key = name.trim().toLowerCase(Locale.ROOT);
+                if (!seen.add(key)) {
+                    twice.add(key);
+                }
+                values.put(key, eq < 0 ? "" : segment.substring(eq + 1));
             } else {
                 out.append(';').append(segment);
             }
@@ -125,6 +142,9 @@ public final class Settings {
                 String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
                 if (isFencing(name)) {
                     String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                    if (!seen.add(name.toLowerCase(Locale.ROOT))) {
+                        twice.add(name.toLowerCase(Locale.ROOT));
+                    }
                     values.put(name.toLowerCase(Locale.ROOT), value);
                 } else if (!pair.isEmpty()) {
                     kept.append(kept.length() == 0 ? "" : "&").append(pair);
