@@ -87,8 +87,11 @@ abstract class SchemaPathTest {
     }
 
     Connection fenced(long token, String... settings) throws SQLException {
-        List<String> all = new ArrayList<>(List.of("fencing.table=" + epoch, "fencing.lease.table=" + lease,
-                "fencing.resource=" + resource, "fencing.token=" + token));
+        List<String> all = new ArrayList<>(List.of("fencing.table=" + epoch, "fencing.resource=" + resource,
+                "fencing.token=" + token));
+        if (java.util.Arrays.stream(settings).noneMatch(s -> s.startsWith("fencing.lease.table="))) {
+            all.add("fencing.lease.table=" + lease); // each setting once: a second one is a configuration error
+        }
         all.addAll(List.of(settings));
         return DriverManager.getConnection(TestDatabase.fenced(raw, all.toArray(new String[0])));
     }
