@@ -27,10 +27,10 @@ public final class EpochSql {
 
     /**
      * Lower-case parts of the names of every object that protects the marks (PostgreSQL's function and triggers,
-     * H2's trigger class and foreign key): DDL naming one is a write to the epoch table.
+     * H2's trigger class and foreign key, MariaDB's two triggers): DDL naming one is a write to the epoch table.
      */
     public static final List<String> PROTECTION_NAMES = List.of("fencing_protect_", "fencing_no_truncate",
-            "h2epochtrigger");
+            "h2epochtrigger", "fencing_upd_", "fencing_del_");
 
     /** The PostgreSQL trigger function (created in the epoch table's schema) and the names of its two triggers. */
     private static final String PG_FUNCTION = "fencing_protect_mark";
