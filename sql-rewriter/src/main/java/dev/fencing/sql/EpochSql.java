@@ -157,8 +157,55 @@ public final class EpochSql {
 
     /** Creates the epoch table when it is missing. */
     public String createTable() {
-        return "CREATE TABLE IF NOT EXISTS " + table
-                + " (resource VARCHAR(200) NOT NULL PRIMARY KEY, epoch BIGINT NOT NULL CHECK (epoch > 0))";
+        return "CREATE TABLE IF NOT EXISTS " + table + " (resource " + resourceType(dialect)
+                + " NOT NULL PRIMARY KEY, epoch BIGINT NOT NULL CHECK (epoch > 0))" + tableOptions(dialect);
+    }
+
+    /**
+     * The type of a fence table's {@code resource} column. On MariaDB and MySQL a {@code VARCHAR} compares with
+     * the server's default collation, which ignores case and trailing spaces ({@code 'HOCASE' = 'hocase'},
+     * {@code 'x' = 'x '}), so two resources would share one mark; {@code VARBINARY} compares bytes exactly on
+     * every version of both (a {@code _bin} collation still pads spaces).
+     */
+    static String resourceType(Dialect dialect) {
+        return dialect == Dialect.MARIADB ? "VARBINARY(200)" : "VARCHAR(200)";
+    }
+
+    /** Table options of a fence table: on MariaDB and MySQL InnoDB, whose row locks and transactions the guard needs. */
+    static String tableOptions(Dialect dialect) {
+        return dialect == Dialect.MARIADB ? " ENGINE=InnoDB" : "";
+    }
+
+    /**
+     * A query returning one row whose first column is 1 when a fence table ({@code resource} column) compares
+     * resource names exactly and is transactional (MariaDB and MySQL: InnoDB, and a {@code resource} column of
+     * {@code VARBINARY} or of a binary collation without padding), 0 otherwise; parameters schema, table.
+     * {@code null} where every table the fence accepts compares exactly (PostgreSQL, H2).
+     */
+    public static String exactnessCheck(Dialect dialect) {
+        if (dialect != Dialect.MARIADB) {
+            return null;
+        }
+        return "SELECT CASE WHEN t.ENGINE = 'InnoDB' AND (c.DATA_TYPE = 'varbinary'"
+                + " OR c.COLLATION_NAME LIKE '%\\_nopad\\_bin' OR c.COLLATION_NAME = 'utf8mb4_0900_bin') THEN 1 ELSE 0 END"
+                + " FROM information_schema.TABLES t JOIN information_schema.COLUMNS c ON c.TABLE_SCHEMA = t.TABLE_SCHEMA"
+                + " AND c.TABLE_NAME = t.TABLE_NAME AND c.COLUMN_NAME = 'resource'"
+                + " WHERE t.TABLE_SCHEMA = ? AND t.TABLE_NAME = ?";
+    }
+
+    /** The parameters of {@link #exactnessCheck(Dialect)} for this epoch table (resolved, so qualified). */
+    public List<String> exactnessParameters() {
+        return List.of(epochTable.storedSchema(dialect), epochTable.storedTable(dialect));
+    }
+
+    /** Makes an existing epoch table compare resource names exactly and transactional ({@link #exactnessCheck}). */
+    public String makeExact() {
+        return makeExact(dialect, table);
+    }
+
+    static String makeExact(Dialect dialect, String renderedTable) {
+        return "ALTER TABLE " + renderedTable + tableOptions(dialect) + ", MODIFY resource " + resourceType(dialect)
+                + " NOT NULL";
     }
 
     /** A query that fails when the epoch table is missing or lacks its columns. */
