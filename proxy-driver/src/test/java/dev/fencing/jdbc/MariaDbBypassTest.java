@@ -35,7 +35,7 @@ class MariaDbBypassTest extends BypassTest {
 
     @Override
     String rawUrl() {
-        return database().rawUrl() + "&allowMultiQueries=true&allowLocalInfile=true";
+        return database().rawUrl() + "&allowLocalInfile=true";
     }
 
     @Override

@@ -12,7 +12,7 @@ class MySqlConnectorBypassTest extends MariaDbBypassTest {
 
     @Override
     String rawUrl() {
-        return database().rawUrl() + "&allowMultiQueries=true&allowLoadLocalInfile=true";
+        return database().rawUrl() + "&allowLoadLocalInfile=true";
     }
 
     /**
