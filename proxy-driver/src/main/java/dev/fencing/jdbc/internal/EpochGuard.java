@@ -158,8 +158,8 @@ final class EpochGuard {
      * the issuer check, so a token above the issued mark is refused before it can become the mark.
      */
     void lock(String resource, long token) throws SQLException {
-        if (sql.readMarkBeforeLocking() && !knownCurrent(resource, token) && !Long.valueOf(token).equals(pendingMarks.get(resource))
-                && readMark(resource) < token) {
+        boolean lockedBefore = knownCurrent(resource, token) || Long.valueOf(token).equals(pendingMarks.get(resource));
+        if (sql.readMarkBeforeLocking() && !lockedBefore && readMark(resource) < token) {
             // InnoDB: a shared lock taken by a locking read that found the mark lower would deadlock the advance
             // against another first writer of the epoch (EpochSql#readMarkBeforeLocking); advance straight away.
             if (issuerCheck != null) {
