@@ -326,6 +326,10 @@ class MariaDbBypassTest extends BypassTest {
                 }),
                 cannotGuard("SET autocommit = 1 between writes in one text", c -> c.createStatement().execute(
                         update + "; SET autocommit = 1; " + update)),
+                cannotGuard("a writing function with BEGIN in one text (found by the fuzzer)", c -> c.createStatement()
+                        .execute("SELECT " + function + "('" + t + "', 1);BEGIN")),
+                cannotGuard("COMMIT with a writing function in one text", c -> c.createStatement().execute(
+                        "COMMIT; SELECT " + function + "('" + t + "', 1)")),
                 cannotGuard("EXECUTE IMMEDIATE", c -> c.createStatement().execute("EXECUTE IMMEDIATE '" + update
                         + "'")),
                 cannotGuard("PREPARE ... FROM and EXECUTE", c -> {

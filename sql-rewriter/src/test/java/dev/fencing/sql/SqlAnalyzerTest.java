@@ -436,6 +436,19 @@ class SqlAnalyzerTest {
     }
 
     @Test
+    void transactionControlWithAFunctionCallInOneTextCannotBeGuarded_C9() {
+        for (Dialect dialect : List.of(Dialect.MARIADB, Dialect.POSTGRESQL, Dialect.H2)) {
+            SqlAnalyzer analyzer = new SqlAnalyzer(dialect, EpochTable.of("fencing_epoch"), 10);
+            assertEquals(StatementKind.UNGUARDABLE, analyzer.analyze("SELECT writes();BEGIN").kind(),
+                    dialect::toString);
+            assertEquals(StatementKind.UNGUARDABLE, analyzer.analyze("COMMIT; SELECT x FROM t WHERE writes(x) = 1")
+                    .kind(), dialect::toString);
+            assertEquals(StatementKind.TRANSACTION_CONTROL, analyzer.analyze("SELECT 1; COMMIT").kind(),
+                    dialect::toString);
+        }
+    }
+
+    @Test
     void mysqlLoadDataWritesItsTableAndHandlerReads_C5() {
         SqlAnalyzer mariadb = new SqlAnalyzer(Dialect.MARIADB, EpochTable.of("fencing_epoch"), 10);
         Analysis load = mariadb.analyze("LOAD DATA LOW_PRIORITY LOCAL INFILE '/tmp/INTO TABLE x' REPLACE INTO TABLE"
