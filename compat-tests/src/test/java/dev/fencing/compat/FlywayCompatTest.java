@@ -53,8 +53,9 @@ class FlywayCompatTest {
     private static List<String> history(CompatDb db) throws SQLException {
         List<String> rows = new ArrayList<>();
         try (Connection c = DriverManager.getConnection(db.raw()); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT \"version\", \"description\", \"type\", \"script\", \"checksum\","
-                     + " \"success\" FROM \"flyway_schema_history\" ORDER BY \"installed_rank\"")) {
+             ResultSet rs = s.executeQuery(("SELECT \"version\", \"description\", \"type\", \"script\", \"checksum\","
+                     + " \"success\" FROM \"flyway_schema_history\" ORDER BY \"installed_rank\"")
+                     .replace('"', db.database.mysqlFamily() ? '`' : '"'))) {
             while (rs.next()) {
                 rows.add(rs.getString(1) + "|" + rs.getString(2) + "|" + rs.getString(3) + "|" + rs.getString(4)
                         + "|" + rs.getString(5) + "|" + rs.getString(6));

@@ -24,6 +24,14 @@ final class Schema {
     private final String prefix;
     private final boolean postgres;
 
+    private boolean mariadb;
+
+    /** The same schema on a MariaDB server (row-level triggers only, stored functions for the clock). */
+    Schema(String prefix, boolean postgres, boolean mariadb) {
+        this(prefix, postgres);
+        this.mariadb = mariadb;
+    }
+
     Schema(String prefix, boolean postgres) {
         this.prefix = prefix;
         this.postgres = postgres;
@@ -86,7 +94,7 @@ final class Schema {
             for (int id = 1; id <= SLOT_ROWS; id++) {
                 s.execute("INSERT INTO " + slots() + " (id, v) VALUES (" + id + ", 0)");
             }
-            for (String sql : postgres ? postgresTriggers() : h2Triggers()) {
+            for (String sql : mariadb ? mariadbTriggers() : postgres ? postgresTriggers() : h2Triggers()) {
                 s.execute(sql);
             }
         }
@@ -119,6 +127,29 @@ final class Schema {
                         + prefix + "_stmt()");
     }
 
+    /**
+     * MariaDB has no statement-level triggers: the data table's row-level one counts statements as well, since
+     * every UPDATE of the workload changes exactly one existing row.
+     */
+    private List<String> mariadbTriggers() {
+        String micros = "CAST(UNIX_TIMESTAMP(SYSDATE(6)) * 1000000 AS SIGNED)";
+        return List.of(
+                "CREATE FUNCTION " + prefix + "_next() RETURNS BIGINT MODIFIES SQL DATA BEGIN DECLARE v BIGINT;"
+                        + " UPDATE " + clock() + " SET n = n + 1 WHERE id = 1; SELECT n INTO v FROM " + clock()
+                        + " WHERE id = 1; RETURN v; END",
+                "CREATE TRIGGER " + prefix + "_pos BEFORE INSERT ON " + ops() + " FOR EACH ROW SET NEW.pos = "
+                        + prefix + "_next()",
+                "CREATE TRIGGER " + prefix + "_mark_ins AFTER INSERT ON " + epoch() + " FOR EACH ROW INSERT INTO "
+                        + marks() + " VALUES (" + prefix + "_next(), NEW.resource, 0, NEW.epoch, " + micros + ")",
+                "CREATE TRIGGER " + prefix + "_mark_upd AFTER UPDATE ON " + epoch() + " FOR EACH ROW BEGIN"
+                        + " IF NEW.epoch <> OLD.epoch THEN INSERT INTO " + marks() + " VALUES (" + prefix
+                        + "_next(), NEW.resource, OLD.epoch, NEW.epoch, " + micros + "); END IF; END",
+                "CREATE TRIGGER " + prefix + "_slot AFTER UPDATE ON " + slots() + " FOR EACH ROW INSERT INTO "
+                        + ops() + " (op_id, token) VALUES (NEW.op_id, NEW.token)",
+                "CREATE TRIGGER " + prefix + "_stmt AFTER UPDATE ON " + data() + " FOR EACH ROW INSERT INTO "
+                        + statements() + " VALUES (1)");
+    }
+
     private List<String> h2Triggers() {
         String triggers = H2Triggers.class.getName();
         return List.of(
@@ -138,6 +169,9 @@ final class Schema {
             for (String table : List.of(ops(), marks(), items(), data(), slots(), statements(), clock(), epoch(),
                     lease())) {
                 s.execute("DROP TABLE IF EXISTS " + table);
+            }
+            if (mariadb) {
+                s.execute("DROP FUNCTION IF EXISTS " + prefix + "_next");
             }
             if (postgres) {
                 for (String function : List.of("_next", "_pos", "_mark", "_slot", "_stmt")) {

@@ -16,6 +16,11 @@ abstract class Target implements AutoCloseable {
 
     abstract boolean postgres();
 
+    /** Whether the target is a MariaDB (or MySQL) server. */
+    boolean mariadb() {
+        return false;
+    }
+
     /** The underlying driver's URL for setup, the monitor and the final read. */
     abstract String rawUrl();
 
@@ -39,12 +44,19 @@ abstract class Target implements AutoCloseable {
 
     /** Session settings that make lock waits give up quickly, and the statements that undo them. */
     String[] tightTimeouts(Random random) {
+        if (mariadb()) {
+            return new String[] {random.nextBoolean() ? "SET SESSION innodb_lock_wait_timeout = 0"
+                    : "SET SESSION max_statement_time = 0.04"};
+        }
         return postgres()
                 ? new String[] {random.nextBoolean() ? "SET lock_timeout = '20ms'" : "SET statement_timeout = '40ms'"}
                 : new String[] {"SET LOCK_TIMEOUT 20"};
     }
 
     String[] resetTimeouts() {
+        if (mariadb()) {
+            return new String[] {"SET SESSION innodb_lock_wait_timeout = DEFAULT", "SET SESSION max_statement_time = DEFAULT"};
+        }
         return postgres() ? new String[] {"SET lock_timeout = DEFAULT", "SET statement_timeout = DEFAULT"}
                 : new String[] {"SET LOCK_TIMEOUT 10000"};
     }

@@ -69,7 +69,7 @@ final class TortureRun {
     static Result run(Target target, Config config) throws Exception {
         String prefix = Target.unique("tt");
         String resource = prefix + "_res";
-        Schema schema = new Schema(prefix, target.postgres());
+        Schema schema = new Schema(prefix, target.postgres(), target.mariadb());
         Properties tables = new Properties();
         tables.setProperty("fencing.table", schema.epoch());
         tables.setProperty("fencing.lease.table", schema.lease());

@@ -169,6 +169,8 @@ class AuditModeTest {
         String vendorName;
         try (Connection c = connect("audit"); Statement s = c.createStatement()) {
             Class<?> vendor = database == TestDatabase.H2 ? org.h2.jdbc.JdbcConnection.class
+                    : database == TestDatabase.MARIADB ? org.mariadb.jdbc.Connection.class
+                    : database == TestDatabase.MYSQL ? com.mysql.cj.jdbc.JdbcConnection.class
                     : org.postgresql.PGConnection.class;
             vendorName = vendor.getName();
             assertTrue(vendor.isInstance(c.unwrap(vendor)), "audit mode hands out what the raw driver would");

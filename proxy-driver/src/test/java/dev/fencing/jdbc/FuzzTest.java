@@ -38,12 +38,15 @@ import static org.junit.jupiter.api.Assertions.fail;
  * {@code SQLException}, none slower than {@link #TIMEOUT_SECONDS}.
  *
  * <p>Budget: {@code -Dfencing.fuzz.statements=N} on H2 (default {@value #DEFAULT_H2_STATEMENTS}) and
- * {@code -Dfencing.fuzz.pg.statements=N} on PostgreSQL (default {@value #DEFAULT_PG_STATEMENTS}; 0 skips it);
+ * {@code -Dfencing.fuzz.pg.statements=N} on PostgreSQL (default {@value #DEFAULT_PG_STATEMENTS}; 0 skips it),
+ * {@code -Dfencing.fuzz.mariadb.statements=N} on MariaDB (default {@value #DEFAULT_MARIADB_STATEMENTS}; 0 skips it;
+ * MariaDB has no statement-level triggers, so row-level ones log there);
  * {@code -Dfencing.fuzz.seed=S} changes the texts. Each run prints its figures on one {@code fuzz} line.
  */
 class FuzzTest {
     static final int DEFAULT_H2_STATEMENTS = 3000;
     static final int DEFAULT_PG_STATEMENTS = 300;
+    static final int DEFAULT_MARIADB_STATEMENTS = 300;
     static final int TIMEOUT_SECONDS = 10;
     private static final long HIGH_WATER_MARK = 5;
 
@@ -73,6 +76,14 @@ class FuzzTest {
         fuzz(TestDatabase.POSTGRESQL, statements);
     }
 
+    @Test
+    @RequiresMariaDb
+    void fuzzedStatementsWithoutATokenNeverChangeMariaDb_C5() throws Exception {
+        int statements = Integer.getInteger("fencing.fuzz.mariadb.statements", DEFAULT_MARIADB_STATEMENTS);
+        Assumptions.assumeTrue(statements > 0, "MariaDB fuzzing turned off by fencing.fuzz.mariadb.statements=0");
+        fuzz(TestDatabase.MARIADB, statements);
+    }
+
     private void fuzz(TestDatabase database, int statements) throws Exception {
         long seed = Long.getLong("fencing.fuzz.seed", 20261129L);
         // Fixed names, so a seed always yields the same texts: H2's database is private to this run, and on
@@ -87,6 +98,14 @@ class FuzzTest {
             TestDatabase.exec(raw, "CREATE SCHEMA " + schema);
             cleanup.add("DROP SCHEMA " + schema + " CASCADE");
             raw = raw + "&currentSchema=" + schema;
+        }
+        if (database == TestDatabase.MARIADB) {
+            // The run's own tables in the test database (fixed names: a seed always yields the same texts).
+            String[] drops = {"DROP PROCEDURE IF EXISTS " + procedure, "DROP FUNCTION IF EXISTS " + table + "_fn",
+                    "DROP TABLE IF EXISTS " + table, "DROP TABLE IF EXISTS " + table + "_log",
+                    "DROP TABLE IF EXISTS " + table + "_f", "DROP TABLE IF EXISTS " + table + "_r"};
+            TestDatabase.exec(raw, drops);
+            cleanup.addAll(List.of(drops));
         }
         createData(database, table, procedure);
         try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.schema=create",
@@ -159,6 +178,9 @@ class FuzzTest {
     private Connection endTransaction(Connection fenced, String... settings) throws SQLException {
         try (Statement s = fenced.createStatement()) {
             s.execute("ROLLBACK");
+            if (raw.startsWith("jdbc:mariadb:")) {
+                s.execute("UNLOCK TABLES"); // LOCK TABLES outlives a ROLLBACK and would block the judge
+            }
             return fenced;
         } catch (SQLException e) {
             fenced.close();
@@ -225,6 +247,19 @@ class FuzzTest {
         TestDatabase.exec(raw, "CREATE TABLE " + table + " (id INT PRIMARY KEY, balance INT NOT NULL)",
                 "INSERT INTO " + table + " VALUES (1, 100), (2, 200), (3, 300)", "CREATE TABLE " + table
                         + "_log (n INT)");
+        if (database == TestDatabase.MARIADB) {
+            List<String> mariadb = new ArrayList<>(List.of("CREATE PROCEDURE " + procedure + "(t VARCHAR(64), n INT)"
+                            + " BEGIN SET @fz = CONCAT('UPDATE ', t, ' SET balance = balance + ', n); PREPARE fz FROM @fz;"
+                            + " EXECUTE fz; DEALLOCATE PREPARE fz; COMMIT; END",
+                    "CREATE FUNCTION " + table + "_fn() RETURNS INT MODIFIES SQL DATA BEGIN UPDATE " + table
+                            + " SET balance = balance + 1; RETURN 1; END"));
+            for (String event : List.of("INSERT", "UPDATE", "DELETE")) {
+                mariadb.add("CREATE TRIGGER " + table + "_" + event.toLowerCase(Locale.ROOT) + " AFTER " + event
+                        + " ON " + table + " FOR EACH ROW INSERT INTO " + table + "_log VALUES (1)");
+            }
+            TestDatabase.exec(raw, mariadb.toArray(new String[0]));
+            return;
+        }
         String statementTrigger = "CREATE TRIGGER " + table + "_statement AFTER INSERT" + (database == TestDatabase.H2
                 ? ", UPDATE, DELETE" : " OR UPDATE OR DELETE") + " ON " + table + " FOR EACH STATEMENT ";
         if (database == TestDatabase.H2) {
@@ -289,6 +324,44 @@ class FuzzTest {
                     "UPDATE {T} SET balance = ARRAY['a', 'b'][1]",
                     "CREATE LOCAL TEMPORARY TABLE {T}_tmp (id INT)",
                     "DROP ALL OBJECTS"));
+        } else if (database == TestDatabase.MARIADB) {
+            corpus.addAll(List.of(
+                    "INSERT INTO {T} VALUES (1, 0) ON DUPLICATE KEY UPDATE balance = 0",
+                    "REPLACE INTO {T} VALUES (1, 9)",
+                    "INSERT IGNORE INTO {T} VALUES (1, 9), (13, 4)",
+                    "INSERT INTO {T} SET id = 14, balance = 1",
+                    "UPDATE {T} a JOIN {T} b ON a.id = b.id SET a.balance = 2",
+                    "DELETE a FROM {T} a JOIN {T} b ON a.id = b.id WHERE a.id = 1",
+                    "DELETE e FROM {T} a JOIN fencing_epoch e",
+                    "UPDATE {T} SET balance = 4 ORDER BY id LIMIT 1",
+                    "DELETE FROM {T} WHERE id = 3 RETURNING id",
+                    "SET STATEMENT max_statement_time = 0 FOR UPDATE {T} SET balance = 5",
+                    "SET STATEMENT sql_mode = '' FOR DELETE FROM {T}",
+                    "LOAD DATA INFILE '/nonexistent' INTO TABLE {T}",
+                    "RENAME TABLE {T} TO {T}_r",
+                    "CREATE TABLE {T}_f SELECT * FROM {T}",
+                    "SELECT {T}_fn()",
+                    "DO {T}_fn()",
+                    "SET @x = {T}_fn()",
+                    "CALL {P}('{S}', 1)",
+                    "HANDLER {T} OPEN",
+                    "HANDLER {T} READ FIRST",
+                    "HANDLER {T} CLOSE",
+                    "LOCK TABLES {T} WRITE",
+                    "UNLOCK TABLES",
+                    "START TRANSACTION",
+                    "SET autocommit = 0",
+                    "SET autocommit = 1",
+                    "SET sql_mode = 'NO_BACKSLASH_ESCAPES'",
+                    "SET sql_mode = 'ANSI_QUOTES,PIPES_AS_CONCAT'",
+                    "SET sql_mode = DEFAULT",
+                    "SELECT 'a\\'' AS q",
+                    "SELECT \"it's\" AS q",
+                    "SELECT 1 # it's a comment",
+                    "SELECT 1 -- it's a comment",
+                    "SELECT 1 /*! , 2 */",
+                    "/*!50000 UPDATE {T} SET balance = 6 */",
+                    "SELECT 1 AS `a;b`"));
         } else {
             corpus.addAll(List.of(
                     "INSERT INTO {T} VALUES (1, 0) ON CONFLICT (id) DO UPDATE SET balance = 0",
@@ -334,6 +407,16 @@ class FuzzTest {
                 + " || (SELECT count(*) FROM " + table + "_log)";
         String epoch = "(SELECT coalesce(max(epoch), 0) || '/' || count(*) FROM fencing_epoch WHERE resource = '"
                 + resource + "')";
+        if (database == TestDatabase.MARIADB) {
+            return "SELECT CONCAT_WS('|', (SELECT CONCAT(count(*), ':', coalesce(sum(id * 7919 + balance), 0)) FROM "
+                    + table + "), (SELECT count(*) FROM " + table + "_log), (SELECT CONCAT(coalesce(max(epoch), 0), '/',"
+                    + " count(*)) FROM fencing_epoch WHERE resource = '" + resource + "'),"
+                    + " (SELECT count(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()),"
+                    + " (SELECT count(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()),"
+                    + " (SELECT count(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()),"
+                    + " (SELECT count(*) FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()),"
+                    + " (SELECT count(*) FROM fencing_epoch))";
+        }
         if (database == TestDatabase.H2) {
             return "SELECT " + rows + " || '|' || " + epoch
                     + " || '|' || (SELECT count(*) FROM INFORMATION_SCHEMA.TABLES)"

@@ -1,8 +1,6 @@
 package dev.fencing.jdbc;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -21,27 +19,22 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * a procedure, which may COMMIT inside, is refused; a transaction begun by SQL is the server's. The server is the
  * one named by {@code fencing.test.mariadb.url}; without one the class is skipped with a notice.
  */
+@RequiresMariaDb
 class MariaDbServerTruthTest {
     private static final long MARK = 5;
-    private static String raw;
+    private String raw;
 
     private String table;
     private String resource;
     private Connection judge;
 
-    @BeforeAll
-    static void requireServer() {
-        raw = System.getProperty("fencing.test.mariadb.url", "jdbc:mariadb://127.0.0.1:3306/test?user=root");
-        try (Connection c = DriverManager.getConnection(raw)) {
-            c.isValid(5);
-        } catch (SQLException e) {
-            System.err.println("NOTICE: MariaDB tests skipped: no server at " + raw + " (" + e.getMessage() + ")");
-            Assumptions.abort("MariaDB unreachable at " + raw);
-        }
+    TestDatabase database() {
+        return TestDatabase.MARIADB;
     }
 
     @BeforeEach
     void createData() throws SQLException {
+        raw = database().rawUrl();
         table = TestDatabase.unique("mst");
         resource = TestDatabase.unique("res");
         TestDatabase.exec(raw, "CREATE TABLE " + table + " (id INT PRIMARY KEY, v INT NOT NULL)",
@@ -122,6 +115,36 @@ class MariaDbServerTruthTest {
             s.execute("ROLLBACK");
         }
         assertEquals(before, snapshot(), "the write and the advance rolled back with the transaction");
+    }
+
+    @Test
+    void autocommitSwitchedOffBySqlIsTheServersAndRollsBackTheWriteAndTheAdvance_C3() throws SQLException {
+        String before = snapshot();
+        try (Connection c = owner(MARK + 1); Statement s = c.createStatement()) {
+            s.execute("SET autocommit = 0");
+            assertEquals(1, s.executeUpdate("UPDATE " + table + " SET v = 66 WHERE id = 1"));
+            assertEquals(1, s.executeUpdate("UPDATE " + table + " SET v = 67 WHERE id = 2"));
+            s.execute("ROLLBACK");
+            s.execute("SET autocommit = 1");
+        }
+        assertEquals(before, snapshot(), "the writes and the advance rolled back with the server's transaction");
+    }
+
+    @Test
+    void aTransactionEndedBySqlIsSeenAndTheNextWriteIsGuardedAgain_C9() throws SQLException {
+        try (Connection old = owner(MARK); Statement s = old.createStatement()) {
+            s.execute("START TRANSACTION");
+            assertEquals(1, s.executeUpdate("UPDATE " + table + " SET v = 11 WHERE id = 1"));
+            s.execute("COMMIT");
+            try (Connection next = owner(MARK + 1); Statement n = next.createStatement()) {
+                assertEquals(1, n.executeUpdate("UPDATE " + table + " SET v = 21 WHERE id = 2"),
+                        "the new owner does not wait: the old owner's transaction ended by SQL");
+            }
+            String before = snapshot();
+            assertEquals(FencingSqlState.STALE_TOKEN, assertThrows(SQLException.class,
+                    () -> s.executeUpdate("UPDATE " + table + " SET v = 12 WHERE id = 1")).getSQLState());
+            assertEquals(before, snapshot());
+        }
     }
 
     @Test

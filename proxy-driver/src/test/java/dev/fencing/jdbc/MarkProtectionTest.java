@@ -38,8 +38,16 @@ abstract class MarkProtectionTest {
     /** Statements that would lower, delete or rename the mark, beyond the common ones (text: {E} table, {R} resource). */
     abstract List<String> databaseAttacks();
 
-    /** The SQLState the database raises for {@code TRUNCATE} of the protected table. */
+    /**
+     * The SQLState the database raises for {@code TRUNCATE} of the protected table; {@code null} where it cannot
+     * refuse it (MariaDB's {@code TRUNCATE} fires no trigger: revoke {@code DROP} there).
+     */
     abstract String truncateState();
+
+    /** The type of the {@code resource} column of an epoch table the database compares exactly. */
+    String resourceType() {
+        return "VARCHAR(200)";
+    }
 
     @BeforeEach
     void createTables() throws SQLException {
@@ -100,9 +108,11 @@ abstract class MarkProtectionTest {
             assertEquals(FencingSqlState.PROTECTED, e.getSQLState(), attack + ": " + e.getMessage());
             assertEquals(MARK, mark(), attack);
         }
-        SQLException truncate = rawFailure(sql("TRUNCATE TABLE {E}"));
-        assertEquals(truncateState(), truncate.getSQLState(), truncate.getMessage());
-        assertEquals(MARK, mark());
+        if (truncateState() != null) {
+            SQLException truncate = rawFailure(sql("TRUNCATE TABLE {E}"));
+            assertEquals(truncateState(), truncate.getSQLState(), truncate.getMessage());
+            assertEquals(MARK, mark());
+        }
         // in a transaction of the attacker's own, the refusal is the same and the mark stays
         try (Connection c = DriverManager.getConnection(raw)) {
             c.setAutoCommit(false);
@@ -133,7 +143,7 @@ abstract class MarkProtectionTest {
     void validateRefusesAnEpochTableWithoutTheProtectionAndCreateAddsIt_C9() throws Exception {
         String bare = TestDatabase.unique("bare");
         TestDatabase.exec(raw, "CREATE TABLE " + bare
-                + " (resource VARCHAR(200) NOT NULL PRIMARY KEY, epoch BIGINT NOT NULL CHECK (epoch > 0))",
+                + " (resource " + resourceType() + " NOT NULL PRIMARY KEY, epoch BIGINT NOT NULL CHECK (epoch > 0))",
                 "INSERT INTO " + bare + " VALUES ('" + resource + "', 3)");
         try {
             String validate = TestDatabase.fenced(raw, "fencing.table=" + bare);

@@ -10,23 +10,38 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The databases the tests run against. PostgreSQL's URL comes from the system property
- * {@code fencing.test.pg.url} (set by the Maven build); without a reachable server the PostgreSQL tests are
- * skipped with a notice, except under {@code CI=true}, where they fail.
+ * {@code fencing.test.pg.url}, MariaDB's from {@code fencing.test.mariadb.url} (both set by the Maven build);
+ * {@link #MARIADB} reaches that server through MariaDB Connector/J, {@link #MYSQL} the same server through MySQL
+ * Connector/J ({@code jdbc:mysql:}). Without a reachable server the tests that need it are skipped with one notice
+ * per server, except under {@code CI=true}, where they fail.
  */
 public enum TestDatabase {
-    H2, POSTGRESQL;
+    H2, POSTGRESQL, MARIADB, MYSQL;
 
     private static final AtomicInteger NAMES = new AtomicInteger();
     private static Boolean postgresReachable;
     private static String unreachableBecause;
+    private static Boolean mariadbReachable;
+    private static String mariadbUnreachableBecause;
 
     /** The raw (underlying) URL of a database for one test class. */
     public String rawUrl() {
         if (this == H2) {
             return "jdbc:h2:mem:fencing" + NAMES.incrementAndGet() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000";
         }
+        if (this == MARIADB || this == MYSQL) {
+            // Several statements in one text really run, so a text the fence lets through is judged by the server.
+            requireMariaDb();
+            String url = this == MARIADB ? mariadbUrl() : mysqlUrl();
+            return url + (url.indexOf('?') < 0 ? '?' : '&') + "allowMultiQueries=true";
+        }
         requirePostgres();
         return pgUrl();
+    }
+
+    /** Whether this is the MariaDB server, through either driver. */
+    public boolean mysqlFamily() {
+        return this == MARIADB || this == MYSQL;
     }
 
     /**
@@ -35,7 +50,8 @@ public enum TestDatabase {
      */
     public static String fenced(String rawUrl, String... settings) {
         StringBuilder url = new StringBuilder("jdbc:fencing:").append(rawUrl.substring("jdbc:".length()));
-        boolean query = rawUrl.startsWith("jdbc:postgresql:");
+        boolean query = rawUrl.startsWith("jdbc:postgresql:") || rawUrl.startsWith("jdbc:mariadb:")
+                || rawUrl.startsWith("jdbc:mysql:");
         for (String setting : settings) {
             if (query) {
                 url.append(url.indexOf("?") < 0 ? '?' : '&').append(setting);
@@ -48,6 +64,44 @@ public enum TestDatabase {
 
     public static String pgUrl() {
         return System.getProperty("fencing.test.pg.url", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+    }
+
+    public static String mariadbUrl() {
+        return System.getProperty("fencing.test.mariadb.url", "jdbc:mariadb://127.0.0.1:3306/test?user=root");
+    }
+
+    /** The MariaDB server of {@link #mariadbUrl()} through MySQL Connector/J. */
+    public static String mysqlUrl() {
+        return "jdbc:mysql:" + mariadbUrl().substring("jdbc:mariadb:".length());
+    }
+
+    /**
+     * Whether the MariaDB server answers; asked once per test JVM, the first "no" prints the one notice of the
+     * run. Under {@code CI=true} an unreachable server is an error, never a skip.
+     */
+    public static synchronized boolean mariadbReachable() {
+        if (mariadbReachable == null) {
+            try (Connection c = DriverManager.getConnection(mariadbUrl())) {
+                mariadbReachable = c.isValid(5);
+            } catch (SQLException e) {
+                mariadbReachable = false;
+                mariadbUnreachableBecause = e.getMessage();
+                if (!ci()) {
+                    System.err.println("NOTICE: MariaDB tests skipped: no server at " + mariadbUrl() + " ("
+                            + e.getMessage() + "). Set -Dfencing.test.mariadb.url=... to run them.");
+                }
+            }
+        }
+        if (!mariadbReachable && ci()) {
+            throw new IllegalStateException("CI=true but MariaDB is unreachable at " + mariadbUrl() + " ("
+                    + mariadbUnreachableBecause + ")");
+        }
+        return mariadbReachable;
+    }
+
+    /** Skips the calling test when MariaDB is unreachable, unless running in CI, where that is a failure. */
+    public static void requireMariaDb() {
+        Assumptions.assumeTrue(mariadbReachable(), "MariaDB unreachable at " + mariadbUrl());
     }
 
     /**
@@ -98,6 +152,10 @@ public enum TestDatabase {
      * database is the test's own, everything. Epoch rows stay: the database refuses to delete marks.
      */
     public static void dropNamed(String rawUrl, String name) throws SQLException {
+        if (rawUrl.startsWith("jdbc:mariadb:") || rawUrl.startsWith("jdbc:mysql:")) {
+            dropNamedMariaDb(rawUrl, name);
+            return;
+        }
         if (!rawUrl.startsWith("jdbc:postgresql:")) {
             exec(rawUrl, "DROP ALL OBJECTS");
             return;
@@ -118,6 +176,28 @@ public enum TestDatabase {
                     + " ELSE 'FUNCTION' END || ' IF EXISTS ' || p.oid::regprocedure::text || ' CASCADE'"
                     + " FROM pg_proc p WHERE lower(p.proname)" + String.format(matches, "p.proname"), exact, prefixed);
             try (Statement s = c.createStatement()) {
+                for (String drop : drops) {
+                    s.execute(drop);
+                }
+            }
+        }
+    }
+
+    /** {@link #dropNamed} on MariaDB: tables, views and routines of the current database named {@code name...}. */
+    private static void dropNamedMariaDb(String rawUrl, String name) throws SQLException {
+        String exact = name.toLowerCase(java.util.Locale.ROOT);
+        String prefixed = exact.replace("_", "\\_") + "\\_%";
+        String matches = " = ? OR lower(%1$s) LIKE ?";
+        java.util.List<String> drops = new java.util.ArrayList<>();
+        try (Connection c = DriverManager.getConnection(rawUrl)) {
+            collect(c, drops, "SELECT CONCAT(IF(TABLE_TYPE = 'VIEW', 'DROP VIEW IF EXISTS `', 'DROP TABLE IF EXISTS `'),"
+                    + " TABLE_NAME, '`') FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND (lower(TABLE_NAME)"
+                    + String.format(matches, "TABLE_NAME") + ")", exact, prefixed);
+            collect(c, drops, "SELECT CONCAT('DROP ', ROUTINE_TYPE, ' IF EXISTS `', ROUTINE_NAME, '`') FROM"
+                    + " information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE() AND (lower(ROUTINE_NAME)"
+                    + String.format(matches, "ROUTINE_NAME") + ")", exact, prefixed);
+            try (Statement s = c.createStatement()) {
+                s.execute("SET FOREIGN_KEY_CHECKS = 0");
                 for (String drop : drops) {
                     s.execute(drop);
                 }

@@ -62,6 +62,12 @@ final class KeywordClassifier {
                 return copyTable(part);
             case "LOCK":
                 return lock(tokens);
+            case "LOAD":
+                return loadData(part);
+            case "HANDLER":
+                // MySQL's HANDLER opens, reads and closes a table: it has no form that writes. A function called in
+                // its WHERE is asked about like any other.
+                return tokens.size() > 2 ? Analyses.readOnly(1, word(tokens, 2).equals("READ")) : null;
             case "EXECUTE":
             case "EXEC":
                 // Runs a statement prepared earlier (or built from a string): what it writes is unknown here.
@@ -104,6 +110,35 @@ final class KeywordClassifier {
         if (tokens.get(i).is("TO")) {
             return word(tokens, i + 1).equals("STDOUT") ? Analyses.readOnly(1, false)
                     : Analyses.mutation(List.of(), false, 1);
+        }
+        return null;
+    }
+
+    /**
+     * MySQL's {@code LOAD DATA|XML [LOW_PRIORITY|CONCURRENT] [LOCAL] INFILE 'file' [REPLACE|IGNORE] INTO TABLE name
+     * ...} writes the table named after {@code INTO TABLE}; any other shape is left to the parser, which refuses it.
+     */
+    private static Analysis loadData(Part part) {
+        List<Token> tokens = part.tokens();
+        String what = word(tokens, 1);
+        if (!what.equals("DATA") && !what.equals("XML")) {
+            return null;
+        }
+        for (int i = 2; i + 2 < tokens.size(); i++) {
+            if (tokens.get(i).is("INTO") && tokens.get(i + 1).is("TABLE")) {
+                String table = null;
+                int j = i + 2;
+                while (j < tokens.size() && isName(tokens.get(j))) {
+                    table = StatementClassifier.simpleName(part.source(tokens.get(j)));
+                    j++;
+                    if (j < tokens.size() && tokens.get(j).isPunctuation('.')) {
+                        j++;
+                    } else {
+                        break;
+                    }
+                }
+                return table == null ? null : Analyses.mutation(List.of(table), false, 1);
+            }
         }
         return null;
     }

@@ -6,8 +6,8 @@ package dev.fencing.sql;
  *
  * <p>The lease table has one row per resource under the issuer: {@code issued} (the greatest token handed out,
  * 0 before the first), the current {@code holder} (null when free), {@code acquired_at} and {@code expires_at}
- * in database time. A row is never deleted; a released lease keeps its issued mark. Only H2 and PostgreSQL are
- * supported ({@link #supported()}).
+ * in database time (UTC on MariaDB and MySQL, whose {@code DATETIME} has no zone). A row is never deleted; a
+ * released lease keeps its issued mark. H2, PostgreSQL, MariaDB and MySQL are supported ({@link #supported()}).
  */
 public final class LeaseSql {
     private final Dialect dialect;
@@ -20,9 +20,9 @@ public final class LeaseSql {
         this.table = leaseTable.render(dialect);
     }
 
-    /** Whether the issuer runs on this dialect (H2 and PostgreSQL). */
+    /** Whether the issuer runs on this dialect (H2, PostgreSQL, MariaDB and MySQL). */
     public boolean supported() {
-        return dialect == Dialect.H2 || dialect == Dialect.POSTGRESQL;
+        return dialect != Dialect.GENERIC;
     }
 
     public Dialect dialect() {
@@ -34,22 +34,55 @@ public final class LeaseSql {
         return table;
     }
 
-    /** The database's current time; on PostgreSQL the wall clock, not the transaction's start. */
+    /**
+     * The database's current time; on PostgreSQL the wall clock, not the transaction's start; on MariaDB and MySQL
+     * in UTC, so sessions with different {@code time_zone} settings agree.
+     */
     private String now() {
-        return dialect == Dialect.POSTGRESQL ? "clock_timestamp()" : "CURRENT_TIMESTAMP";
+        switch (dialect) {
+            case POSTGRESQL:
+                return "clock_timestamp()";
+            case MARIADB:
+                return "UTC_TIMESTAMP(6)";
+            default:
+                return "CURRENT_TIMESTAMP";
+        }
     }
 
     /** The database's current time plus a number of milliseconds bound as a parameter. */
     private String nowPlusMillis() {
-        return dialect == Dialect.POSTGRESQL ? "clock_timestamp() + CAST(? AS bigint) * INTERVAL '1 millisecond'"
-                : "DATEADD(MILLISECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP)";
+        switch (dialect) {
+            case POSTGRESQL:
+                return "clock_timestamp() + CAST(? AS bigint) * INTERVAL '1 millisecond'";
+            case MARIADB:
+                return "UTC_TIMESTAMP(6) + INTERVAL CAST(? AS SIGNED) * 1000 MICROSECOND";
+            default:
+                return "DATEADD(MILLISECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP)";
+        }
+    }
+
+    /** Whether the times this table holds are UTC without a zone (MariaDB and MySQL {@code DATETIME}). */
+    public boolean timesInUtc() {
+        return dialect == Dialect.MARIADB;
     }
 
     /** Creates the lease table when it is missing. */
     public String createTable() {
-        return "CREATE TABLE IF NOT EXISTS " + table
-                + " (resource VARCHAR(200) NOT NULL PRIMARY KEY, issued BIGINT NOT NULL CHECK (issued >= 0),"
-                + " holder VARCHAR(200), acquired_at TIMESTAMP WITH TIME ZONE, expires_at TIMESTAMP WITH TIME ZONE)";
+        String time = dialect == Dialect.MARIADB ? "DATETIME(6)" : "TIMESTAMP WITH TIME ZONE";
+        return "CREATE TABLE IF NOT EXISTS " + table + " (resource " + EpochSql.resourceType(dialect)
+                + " NOT NULL PRIMARY KEY, issued BIGINT NOT NULL CHECK (issued >= 0),"
+                + " holder VARCHAR(200), acquired_at " + time + ", expires_at " + time + ")"
+                + EpochSql.tableOptions(dialect);
+    }
+
+    /** The parameters of {@link EpochSql#exactnessCheck} for this lease table (resolved, so qualified). */
+    public java.util.List<String> exactnessParameters() {
+        return java.util.List.of(leaseTable.storedSchema(dialect), leaseTable.storedTable(dialect));
+    }
+
+    /** Makes an existing lease table compare resource names exactly and transactional. */
+    public String makeExact() {
+        return EpochSql.makeExact(dialect, table);
     }
 
     /**
@@ -65,6 +98,9 @@ public final class LeaseSql {
             case H2:
                 return "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES"
                         + " WHERE TABLE_SCHEMA = COALESCE(CAST(? AS VARCHAR), CURRENT_SCHEMA) AND TABLE_NAME = ?";
+            case MARIADB:
+                return "SELECT COUNT(*) FROM information_schema.TABLES"
+                        + " WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?";
             default:
                 return null;
         }
@@ -92,6 +128,9 @@ public final class LeaseSql {
     public String insertMissing() {
         if (dialect == Dialect.POSTGRESQL) {
             return "INSERT INTO " + table + " (resource, issued) VALUES (?, 0) ON CONFLICT (resource) DO NOTHING";
+        }
+        if (dialect == Dialect.MARIADB) {
+            return "INSERT INTO " + table + " (resource, issued) VALUES (?, 0) ON DUPLICATE KEY UPDATE resource = resource";
         }
         return "INSERT INTO " + table + " (resource, issued) VALUES (?, 0)";
     }

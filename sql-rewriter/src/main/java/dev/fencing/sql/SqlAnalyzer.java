@@ -113,7 +113,14 @@ public final class SqlAnalyzer {
             analyses.add(analyzePart(part));
             functions.addAll(CatalogFacts.calledFunctions(part, dialect));
         }
-        return Analyses.withCatalogFacts(combine(analyses), new ArrayList<>(functions), List.of(), false);
+        Analysis combined = combine(analyses);
+        if (combined.kind() == StatementKind.TRANSACTION_CONTROL && !functions.isEmpty()) {
+            // A query of the text may call a function that writes (the catalog decides later, for reads only):
+            // found by the MariaDB fuzzer, SELECT writing_function(); BEGIN passed as transaction control.
+            return Analyses.unguardable("transaction control in one text with a statement that calls a function,"
+                    + " which may write: " + Analyses.excerpt(sql), parts.size());
+        }
+        return Analyses.withCatalogFacts(combined, new ArrayList<>(functions), List.of(), false);
     }
 
     /** The names in one statement the driver asks the catalog about (SPEC C9). */

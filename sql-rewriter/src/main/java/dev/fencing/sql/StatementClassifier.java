@@ -29,6 +29,7 @@ import net.sf.jsqlparser.statement.insert.ParenthesedInsert;
 import net.sf.jsqlparser.statement.merge.Merge;
 import net.sf.jsqlparser.statement.select.FromItem;
 import net.sf.jsqlparser.statement.select.Join;
+import net.sf.jsqlparser.statement.select.ParenthesedFromItem;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
@@ -102,7 +103,14 @@ final class StatementClassifier {
         if (statement instanceof Delete delete) {
             withItems(delete.getWithItemsList());
             if (delete.getTables() != null && !delete.getTables().isEmpty()) {
+                // MySQL's multi-table DELETE names its targets by alias (DELETE e FROM t JOIN fencing_epoch e):
+                // every table it reads may be one of them.
                 delete.getTables().forEach(this::add);
+                add(delete.getTable());
+                joinedTables(delete.getJoins());
+                if (delete.getUsingList() != null) {
+                    delete.getUsingList().forEach(this::add);
+                }
             } else {
                 add(delete.getTable());
             }
@@ -216,10 +224,17 @@ final class StatementClassifier {
             return;
         }
         for (Join join : joins) {
-            FromItem item = join.getRightItem();
-            if (item instanceof Table table) {
-                add(table);
-            }
+            fromItem(join.getRightItem());
+        }
+    }
+
+    /** A table, or the tables of a parenthesised join ({@code (a JOIN b)}), of a multi-table UPDATE or DELETE. */
+    private void fromItem(FromItem item) {
+        if (item instanceof Table table) {
+            add(table);
+        } else if (item instanceof ParenthesedFromItem parenthesed) {
+            fromItem(parenthesed.getFromItem());
+            joinedTables(parenthesed.getJoins());
         }
     }
 

@@ -452,6 +452,46 @@ class SqlAnalyzerTest {
     }
 
     @Test
+    void mysqlMultiTableDeletesWriteEveryTableTheyJoin_C5() {
+        SqlAnalyzer mariadb = new SqlAnalyzer(Dialect.MARIADB, EpochTable.of("fencing_epoch"), 10);
+        assertEquals(List.of("e", "acct", "fencing_epoch"),
+                mariadb.analyze("DELETE e FROM acct a JOIN fencing_epoch e ON a.id = e.epoch").targetTables());
+        assertEquals(List.of("audit", "acct"),
+                mariadb.analyze("DELETE audit FROM acct AS audit WHERE audit.id = 1").targetTables(),
+                "an alias never passes for the table it shadows");
+        assertEquals(List.of("x", "a", "b", "c"),
+                mariadb.analyze("DELETE x FROM a JOIN (b JOIN c ON b.id = c.id) ON a.id = b.id").targetTables());
+        assertEquals(List.of("acct"), mariadb.analyze("DELETE FROM acct WHERE id = 1").targetTables());
+    }
+
+    @Test
+    void transactionControlWithAFunctionCallInOneTextCannotBeGuarded_C9() {
+        for (Dialect dialect : List.of(Dialect.MARIADB, Dialect.POSTGRESQL, Dialect.H2)) {
+            SqlAnalyzer analyzer = new SqlAnalyzer(dialect, EpochTable.of("fencing_epoch"), 10);
+            assertEquals(StatementKind.UNGUARDABLE, analyzer.analyze("SELECT writes();BEGIN").kind(),
+                    dialect::toString);
+            assertEquals(StatementKind.UNGUARDABLE, analyzer.analyze("COMMIT; SELECT x FROM t WHERE writes(x) = 1")
+                    .kind(), dialect::toString);
+            assertEquals(StatementKind.TRANSACTION_CONTROL, analyzer.analyze("SELECT 1; COMMIT").kind(),
+                    dialect::toString);
+        }
+    }
+
+    @Test
+    void mysqlLoadDataWritesItsTableAndHandlerReads_C5() {
+        SqlAnalyzer mariadb = new SqlAnalyzer(Dialect.MARIADB, EpochTable.of("fencing_epoch"), 10);
+        Analysis load = mariadb.analyze("LOAD DATA LOW_PRIORITY LOCAL INFILE '/tmp/INTO TABLE x' REPLACE INTO TABLE"
+                + " app.`Acct` FIELDS TERMINATED BY ','");
+        assertEquals(StatementKind.MUTATION, load.kind());
+        assertEquals(List.of("acct"), load.targetTables());
+        assertEquals(List.of("fencing_epoch"),
+                mariadb.analyze("LOAD XML INFILE 'f' INTO TABLE fencing_epoch").targetTables());
+        assertEquals(StatementKind.UNGUARDABLE, mariadb.analyze("LOAD DATA INFILE 'f'").kind());
+        assertEquals(StatementKind.READ_ONLY, mariadb.analyze("HANDLER acct OPEN").kind());
+        assertEquals(StatementKind.READ_ONLY, mariadb.analyze("HANDLER acct READ `PRIMARY` FIRST").kind());
+    }
+
+    @Test
     void mariadbLineCommentsEndAtANewlineOnlyAndStartAtAnyControlCharacter_C9() {
         SqlAnalyzer mariadb = new SqlAnalyzer(Dialect.MARIADB, EpochTable.of("fencing_epoch"), 10);
         assertEquals(StatementKind.MUTATION, mariadb.analyze("#\rSELECT '\nDELETE FROM acct #\r'").kind());

@@ -218,6 +218,18 @@ final class EpochGuard {
     }
 
     private void lockUntimed(String resource, long token) throws SQLException {
+        boolean lockedBefore = knownCurrent(resource, token) || Long.valueOf(token).equals(pendingMarks.get(resource));
+        if (sql.readMarkBeforeLocking() && !lockedBefore && readMark(resource) < token) {
+            // InnoDB: a shared lock taken by a locking read that found the mark lower would deadlock the advance
+            // against another first writer of the epoch (EpochSql#readMarkBeforeLocking); advance straight away.
+            if (issuerCheck != null) {
+                issuerCheck.verify(resource, token);
+            }
+            if (advance(resource, token)) {
+                pendingMarks.put(resource, token);
+                return;
+            }
+        }
         for (int attempt = 0; attempt < 8; attempt++) {
             PreparedStatement read = lockAtLeastStatement();
             read.setString(1, resource);

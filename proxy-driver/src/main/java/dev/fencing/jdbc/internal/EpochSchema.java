@@ -56,6 +56,7 @@ final class EpochSchema {
                 sql = new EpochSql(dialect, epoch);
                 statement.executeQuery(sql.validateTable()).close();
             }
+            exact(raw, dialect, mode, "epoch table " + sql.table(), sql.exactnessParameters(), sql.makeExact());
             protect(raw, sql, mode, autoCommit);
             if (settings.sessionGuard()) {
                 sessionFence(raw, dialect, epoch, mode, autoCommit);
@@ -195,6 +196,42 @@ final class EpochSchema {
         }
     }
 
+    /**
+     * Makes sure a fence table compares resource names exactly, so {@code HOCASE} and {@code hocase}, or {@code x}
+     * and {@code x } (trailing space), are never one resource with one mark, and is transactional (MariaDB and
+     * MySQL: see {@link EpochSql#exactnessCheck}): validate refuses a table that is not; create alters it.
+     */
+    private static void exact(Connection raw, Dialect dialect, Settings.SchemaMode mode, String what,
+                              List<String> parameters, String alter) throws SQLException {
+        String check = EpochSql.exactnessCheck(dialect);
+        if (check == null || isExact(raw, check, parameters)) {
+            return;
+        }
+        if (mode == Settings.SchemaMode.CREATE) {
+            try (Statement statement = raw.createStatement()) {
+                statement.execute(alter);
+            }
+            if (isExact(raw, check, parameters)) {
+                return;
+            }
+        }
+        throw Settings.configuration("the " + what + " compares resource names with the column's collation, which"
+                + " ignores case or trailing spaces (two resources would share one high-water mark), or is not an"
+                + " InnoDB table (no row locks, no transactions). Change it with: " + alter
+                + " -- or connect once with fencing.schema=create");
+    }
+
+    private static boolean isExact(Connection raw, String check, List<String> parameters) throws SQLException {
+        try (PreparedStatement query = raw.prepareStatement(check)) {
+            for (int i = 0; i < parameters.size(); i++) {
+                query.setString(i + 1, parameters.get(i));
+            }
+            try (ResultSet rs = query.executeQuery()) {
+                return rs.next() && rs.getInt(1) == 1;
+            }
+        }
+    }
+
     private static boolean isProtected(Connection raw, EpochSql sql) throws SQLException {
         try (PreparedStatement check = raw.prepareStatement(sql.protectionCheck())) {
             List<String> parameters = sql.protectionParameters();
@@ -216,6 +253,9 @@ final class EpochSchema {
         EpochTable configured = settings.leaseTable();
         EpochTable lease = FenceTables.resolve(raw, dialect, configured);
         if (lease != null) {
+            LeaseSql leaseSql = new LeaseSql(dialect, lease);
+            exact(raw, dialect, settings.schemaMode(), "lease table " + leaseSql.table(),
+                    leaseSql.exactnessParameters(), leaseSql.makeExact());
             return new Tables(epoch, lease, true);
         }
         if (settings.leaseTableConfigured()) {

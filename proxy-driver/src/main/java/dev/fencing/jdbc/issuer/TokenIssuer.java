@@ -174,7 +174,7 @@ public final class TokenIssuer implements AutoCloseable {
                 }
                 issued = rs.getLong(1);
                 current = rs.getString(2);
-                expiresAt = instant(rs.getTimestamp(3));
+                expiresAt = instant(rs, 3);
                 live = rs.getInt(4) == 1;
             }
         }
@@ -330,7 +330,7 @@ public final class TokenIssuer implements AutoCloseable {
                         + " mark " + mark + " (lease table restored from an older backup?): run reconcile")
                         : List.of();
                 all.put(resource, new LeaseStatus(resource, mark, issued, rs.getString(3),
-                        instant(rs.getTimestamp(4)), rs.getInt(5) == 1, warnings));
+                        instant(rs, 4), rs.getInt(5) == 1, warnings));
             }
         }
         for (Map.Entry<String, Long> mark : marks.entrySet()) {
@@ -393,7 +393,7 @@ public final class TokenIssuer implements AutoCloseable {
         try (PreparedStatement read = c.prepareStatement(leaseSql.readExpiry())) {
             read.setString(1, resource);
             try (ResultSet rs = read.executeQuery()) {
-                return rs.next() ? instant(rs.getTimestamp(1)) : null;
+                return rs.next() ? instant(rs, 1) : null;
             }
         }
     }
@@ -460,7 +460,7 @@ public final class TokenIssuer implements AutoCloseable {
     }
 
     private static SQLException unsupported(Dialect dialect) {
-        return new SQLException("fencing: the token issuer supports H2 and PostgreSQL, not " + dialect,
+        return new SQLException("fencing: the token issuer supports H2, PostgreSQL, MariaDB and MySQL, not " + dialect,
                 FencingSqlState.CONFIGURATION);
     }
 
@@ -479,7 +479,11 @@ public final class TokenIssuer implements AutoCloseable {
         return ttl.toMillis();
     }
 
-    private static Instant instant(Timestamp timestamp) {
+    /** A time column as an instant; MariaDB's zone-less UTC {@code DATETIME} read as UTC, whatever the JVM's zone. */
+    private Instant instant(ResultSet rs, int column) throws SQLException {
+        Timestamp timestamp = leaseSql.timesInUtc()
+                ? rs.getTimestamp(column, java.util.Calendar.getInstance(java.util.TimeZone.getTimeZone("UTC")))
+                : rs.getTimestamp(column);
         return timestamp == null ? null : timestamp.toInstant();
     }
 

@@ -1,0 +1,20 @@
+package dev.fencing.jdbc;
+
+/** The fencing contract on the MariaDB server through MySQL Connector/J ({@code jdbc:fencing:mysql:}). */
+@RequiresMariaDb
+class MySqlConnectorFencingContractTest extends FencingContractTest {
+    @Override
+    TestDatabase database() {
+        return TestDatabase.MYSQL;
+    }
+
+    @Override
+    Class<?> vendorConnectionType() {
+        return com.mysql.cj.jdbc.JdbcConnection.class;
+    }
+
+    @Override
+    Class<?> vendorStatementType() {
+        return com.mysql.cj.jdbc.JdbcStatement.class;
+    }
+}
