@@ -20,7 +20,7 @@ final class FencedDatabaseMetaData implements DatabaseMetaData {
     }
 
     private ResultSet wrap(ResultSet rs) {
-        return rs == null ? null : new FencedResultSet(connection, null, rs);
+        return Wrappers.resultSet(connection, null, rs);
     }
 
     @Override

@@ -118,12 +118,12 @@ final class FencedResultSet implements ResultSet {
 
     @Override
     public Array getArray(String p1) throws SQLException {
-        return FencedArray.wrap(connection, delegate.getArray(p1));
+        return Wrappers.array(connection, delegate.getArray(p1));
     }
 
     @Override
     public Array getArray(int p1) throws SQLException {
-        return FencedArray.wrap(connection, delegate.getArray(p1));
+        return Wrappers.array(connection, delegate.getArray(p1));
     }
 
     @Override
