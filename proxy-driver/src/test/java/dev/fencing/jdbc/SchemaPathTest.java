@@ -89,6 +89,11 @@ abstract class SchemaPathTest {
     Connection fenced(long token, String... settings) throws SQLException {
         List<String> all = new ArrayList<>(List.of("fencing.table=" + epoch, "fencing.lease.table=" + lease,
                 "fencing.resource=" + resource, "fencing.token=" + token));
+        // A setting given here replaces the default: the driver refuses one given twice.
+        for (String setting : settings) {
+            String name = setting.substring(0, setting.indexOf('=') + 1);
+            all.removeIf(each -> each.startsWith(name));
+        }
         all.addAll(List.of(settings));
         return DriverManager.getConnection(TestDatabase.fenced(raw, all.toArray(new String[0])));
     }
