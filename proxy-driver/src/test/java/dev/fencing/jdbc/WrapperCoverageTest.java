@@ -27,7 +27,6 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -98,7 +97,6 @@ abstract class WrapperCoverageTest {
         assertTrue(walked.keySet().containsAll(MAY_BE_REJECTED.keySet()),
                 "listed as rejected but not walked: " + minus(MAY_BE_REJECTED.keySet(), walked.keySet()));
         List<String> problems = new ArrayList<>();
-        int returned = 0;
         for (Map.Entry<String, Method> each : walked.entrySet()) {
             String key = each.getKey();
             Method method = each.getValue();
@@ -113,14 +111,12 @@ abstract class WrapperCoverageTest {
                 }
                 continue;
             }
-            String problem = notFenced(method.getReturnType(), result);
+            String problem = notFenced(result);
             if (problem != null) {
                 problems.add(key + " " + problem);
             }
-            returned++;
         }
         assertEquals(List.of(), problems);
-        assertTrue(returned >= walked.size() - MAY_BE_REJECTED.size(), returned + " of " + walked.size());
     }
 
     @Test
@@ -129,7 +125,7 @@ abstract class WrapperCoverageTest {
             assertTrue(rs.next());
             for (Object value : List.of(rs.getObject(1), rs.getObject("arr"), rs.getObject(1, Array.class))) {
                 assertTrue(value instanceof Array, String.valueOf(value));
-                assertEquals(null, notFenced(Array.class, value));
+                assertEquals(null, notFenced(value));
             }
         }
     }
@@ -140,8 +136,9 @@ abstract class WrapperCoverageTest {
         for (Class<?> type : JDBC_OBJECTS) {
             for (Method method : type.getMethods()) {
                 if (!Modifier.isStatic(method.getModifiers()) && JDBC_OBJECTS.contains(method.getReturnType())) {
-                    walked.put(type.getSimpleName() + "." + method.getName() + "(" + Arrays.stream(method.getParameterTypes())
-                            .map(Class::getSimpleName).collect(Collectors.joining(", ")) + ")", method);
+                    String parameters = Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName)
+                            .collect(Collectors.joining(", "));
+                    walked.put(type.getSimpleName() + "." + method.getName() + "(" + parameters + ")", method);
                 }
             }
         }
@@ -244,7 +241,7 @@ abstract class WrapperCoverageTest {
     }
 
     /** Why {@code result} is not the fencing driver's own object leading back to the fenced connection, or null. */
-    private String notFenced(Class<?> type, Object result) throws SQLException {
+    private String notFenced(Object result) throws SQLException {
         if (result == null) {
             return "returned null";
         }
@@ -259,18 +256,17 @@ abstract class WrapperCoverageTest {
         } else if (result instanceof DatabaseMetaData m) {
             back = m.getConnection();
         } else if (result instanceof ResultSet rs && rs.getStatement() != null) {
-            String owner = notFenced(Statement.class, rs.getStatement());
+            String owner = notFenced(rs.getStatement());
             if (owner != null) {
                 return "has a statement that " + owner;
             }
             back = rs.getStatement().getConnection();
         } else if (result instanceof Array array) {
-            return notFenced(ResultSet.class, array.getResultSet());
+            return notFenced(array.getResultSet());
         }
         if (back != null && back != connection) {
             return "leads back to " + back.getClass().getName();
         }
-        assertNotNull(type);
         return null;
     }
 }

@@ -31,7 +31,8 @@ class PassThroughTest {
             for (Method method : type.getDeclaredMethods()) {
                 declared++;
                 Class<?> returned = method.getReturnType();
-                if (LEADS_BACK.stream().anyMatch(t -> t == Object.class ? returned == t : t.isAssignableFrom(returned))) {
+                if (LEADS_BACK.stream().anyMatch(t -> t == Object.class ? returned == t
+                        : t.isAssignableFrom(returned))) {
                     leading.add(method.toString());
                 }
             }
