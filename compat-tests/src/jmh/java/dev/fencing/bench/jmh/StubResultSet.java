@@ -2,7 +2,10 @@ package dev.fencing.bench.jmh;
 
 import java.sql.Statement;
 
-/** The one-row result of every {@link StubStatement} query: every column is 1; reused, so it allocates nothing. */
+/**
+ * The one-row result of every {@link StubStatement} query: every column is 1, or {@code t1} as a string (the
+ * driver reads table names, which must be identifiers); reused, so it allocates nothing.
+ */
 final class StubResultSet implements java.sql.ResultSet {
     private final Statement statement;
     private int remaining;
@@ -21,7 +24,7 @@ final class StubResultSet implements java.sql.ResultSet {
     @Override public boolean next() { return remaining-- > 0; }
     @Override public int getInt(int p1) { return 1; }
     @Override public long getLong(int p1) { return 1; }
-    @Override public String getString(int p1) { return "1"; }
+    @Override public String getString(int p1) { return "t1"; }
     @Override public Statement getStatement() { return statement; }
     @Override public boolean isClosed() { return closed; }
     @Override public void close() { closed = true; }

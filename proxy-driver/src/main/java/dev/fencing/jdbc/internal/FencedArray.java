@@ -14,14 +14,9 @@ final class FencedArray implements Array {
     private final FencedConnectionImpl connection;
     private final Array delegate;
 
-    private FencedArray(FencedConnectionImpl connection, Array delegate) {
+    FencedArray(FencedConnectionImpl connection, Array delegate) {
         this.connection = connection;
         this.delegate = delegate;
-    }
-
-    /** {@code array} fenced; {@code null} stays {@code null}. */
-    static Array wrap(FencedConnectionImpl connection, Array array) {
-        return array == null || array instanceof FencedArray ? array : new FencedArray(connection, array);
     }
 
     /** The underlying array of a parameter value, so the underlying driver sees its own object. */
@@ -30,7 +25,7 @@ final class FencedArray implements Array {
     }
 
     private ResultSet fenced(ResultSet rs) {
-        return rs == null ? null : new FencedResultSet(connection, null, rs);
+        return Wrappers.resultSet(connection, null, rs);
     }
 
     @Override

@@ -38,12 +38,12 @@ final class FencedCallableStatement extends FencedPreparedStatement implements C
 
     @Override
     public Array getArray(String p1) throws SQLException {
-        return FencedArray.wrap(connection, callable.getArray(p1));
+        return Wrappers.array(connection, callable.getArray(p1));
     }
 
     @Override
     public Array getArray(int p1) throws SQLException {
-        return FencedArray.wrap(connection, callable.getArray(p1));
+        return Wrappers.array(connection, callable.getArray(p1));
     }
 
     @Override

@@ -32,7 +32,7 @@ abstract class FencedStatementBase implements Statement {
     }
 
     final ResultSet wrap(ResultSet rs) {
-        return rs == null ? null : new FencedResultSet(connection, this, rs);
+        return Wrappers.resultSet(connection, this, rs);
     }
 
     @Override
