@@ -235,13 +235,25 @@ public final class SqlAnalyzer {
         } catch (ParseException | RuntimeException | StackOverflowError e) {
             // The lexer split it with certainty (isClear), so it is one statement the server will judge: a mutation
             // of tables that cannot be named, sent untouched after the locking read (issue 11, item 2).
-            return Analyses.opaque(1);
+            return unreadable(part);
         }
         try {
             return StatementClassifier.classify(statement);
         } catch (RuntimeException e) {
-            return Analyses.opaque(1);
+            return unreadable(part);
         }
+    }
+
+    /**
+     * A statement the parser cannot read. On PostgreSQL and H2 a write of tables that cannot be named, run after the
+     * locking read. On MariaDB and MySQL it is refused: there nothing stops a procedure, a prepared statement or a
+     * {@code DO} from committing on its own, which would drop the lock taken before it.
+     */
+    private Analysis unreadable(SqlLexer.Part part) {
+        return dialect == Dialect.MARIADB
+                ? Analyses.unguardable("MariaDB/MySQL SQL the driver cannot read (it might commit on its own and drop"
+                + " the guard's lock): " + Analyses.excerpt(part.text()), 1)
+                : Analyses.opaque(1);
     }
 
     /**
