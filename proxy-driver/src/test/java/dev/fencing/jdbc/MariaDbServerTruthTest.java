@@ -155,4 +155,42 @@ class MariaDbServerTruthTest {
         }
         assertEquals("1:101 2:201 mark 5", snapshot());
     }
+
+    @Test
+    void aChangeOfTheClientCharacterSetThatCouldHideACallIsRefused_C9() throws Exception {
+        // found by review: under gbk a multi-byte character swallows a backtick and hides a call from the lexer
+        refusedAndNothingChanged(3, "SET NAMES gbk", FencingSqlState.CANNOT_GUARD);
+        refusedAndNothingChanged(MARK, "SET character_set_client = sjis", FencingSqlState.CANNOT_GUARD);
+        refusedAndNothingChanged(3, "SET CHARACTER SET cp932", FencingSqlState.CANNOT_GUARD);
+        try (Connection c = owner(3); Statement s = c.createStatement()) {
+            s.execute("SET NAMES utf8mb4");
+        }
+    }
+
+    @Test
+    void callsOfAWritingFunctionSpelledQuotedAccentedOrInAPackageNeedACurrentToken_C9() throws Exception {
+        String function = table + "_f";
+        TestDatabase.exec(raw, "CREATE FUNCTION " + function + "() RETURNS INT MODIFIES SQL DATA BEGIN UPDATE "
+                + table + " SET v = v + 1; RETURN 1; END");
+        try {
+            String before = snapshot();
+            String accented = "\u1e3f" + function.substring(1); // MariaDB finds routines ignoring accents
+            for (String[] texts : new String[][] {
+                    {"SELECT " + accented + "()"},
+                    {"SET sql_mode = 'ANSI_QUOTES'", "SELECT \"" + function + "\"()"},
+                    {"SET sql_mode = 'MSSQL'", "SELECT [" + function + "]()"}}) {
+                try (Connection c = owner(3); Statement s = c.createStatement()) {
+                    for (int i = 0; i < texts.length - 1; i++) {
+                        s.execute(texts[i]);
+                    }
+                    String call = texts[texts.length - 1];
+                    SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(call).close(), call);
+                    assertEquals(FencingSqlState.STALE_TOKEN, e.getSQLState(), call);
+                }
+                assertEquals(before, snapshot(), String.join("; ", texts));
+            }
+        } finally {
+            TestDatabase.exec(raw, "DROP FUNCTION IF EXISTS " + function);
+        }
+    }
 }

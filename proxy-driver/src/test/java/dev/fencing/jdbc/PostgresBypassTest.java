@@ -33,6 +33,7 @@ class PostgresBypassTest extends BypassTest {
     @Override
     void dropProcedures(Statement s) throws SQLException {
         s.execute("DROP PROCEDURE IF EXISTS " + procedure);
+        s.execute("DROP DOMAIN IF EXISTS " + table + "_d CASCADE");
         s.execute("DROP FUNCTION IF EXISTS " + table + "_imm CASCADE");
         s.execute("DROP TABLE IF EXISTS " + table + "_x");
         s.execute("DROP FUNCTION IF EXISTS " + function);
@@ -251,6 +252,12 @@ class PostgresBypassTest extends BypassTest {
                                     "CREATE INDEX ON " + table + "_t (" + table + "_imm(id))");
                             c.createStatement().executeUpdate("INSERT INTO " + table + "_t VALUES (1)");
                         }),
+                guarded("a temporary table with an array of a domain whose check writes (found by review)", c -> {
+                    withCurrentToken(c, immutableWriter(), "DROP DOMAIN IF EXISTS " + table + "_d CASCADE",
+                            "CREATE DOMAIN " + table + "_d AS int CHECK (" + table
+                            + "_imm(VALUE) > 0)", "CREATE TEMP TABLE " + table + "_t (a " + table + "_d[])");
+                    c.createStatement().executeUpdate("INSERT INTO " + table + "_t VALUES (ARRAY[1])");
+                }),
                 guarded("a temporary table whose partial index predicate calls a function that writes", c -> {
                     withCurrentToken(c, immutableWriter(), "CREATE TEMP TABLE " + table + "_t (id int)",
                             "CREATE INDEX ON " + table + "_t (id) WHERE " + table + "_imm(id) > 0");

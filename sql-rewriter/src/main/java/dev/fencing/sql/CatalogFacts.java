@@ -39,11 +39,31 @@ final class CatalogFacts {
         Set<String> names = new LinkedHashSet<>();
         for (int i = 0; i < tokens.size(); i++) {
             SqlLexer.Token token = tokens.get(i);
+            if (dialect == Dialect.MARIADB && i + 1 < tokens.size() && tokens.get(i + 1).isPunctuation('(')
+                    && (token.kind() == SqlLexer.Kind.STRING || token.isPunctuation(']'))) {
+                // "f"() under ANSI_QUOTES, [f]() under MSSQL: a call of a name the tokens cannot tell (found by review)
+                names.add(UNREADABLE);
+                continue;
+            }
             if (!isName(token)) {
                 continue;
             }
             SqlLexer.Token previous = i > 0 ? tokens.get(i - 1) : null;
             boolean call = i + 1 < tokens.size() && tokens.get(i + 1).isPunctuation('(');
+            if (dialect == Dialect.MARIADB && call) {
+                String written = part.source(token);
+                for (int c = 0; c < written.length(); c++) {
+                    if (written.charAt(c) > 127) {
+                        // MariaDB finds routines ignoring case and accents: ŵf() calls wf() (found by review)
+                        names.add(UNREADABLE);
+                        break;
+                    }
+                }
+                // an Oracle-mode package function pkg.f(): the package is what the catalog knows
+                for (int q = i - 1; q >= 1 && tokens.get(q).isPunctuation('.') && isName(tokens.get(q - 1)); q -= 2) {
+                    names.add(unquoted(part.source(tokens.get(q - 1))));
+                }
+            }
             boolean afterDot = previous != null && previous.isPunctuation('.');
             boolean unicodeEscaped = token.kind() == SqlLexer.Kind.QUOTED_IDENTIFIER
                     && part.source(token).regionMatches(true, 0, "U&", 0, 2);

@@ -181,7 +181,9 @@ final class Catalog {
                 + " AND d.objid IN (SELECT ad.oid FROM pg_catalog.pg_attrdef ad WHERE ad.adrelid = c.oid)"
                 + " AND o.oprnamespace <> 'pg_catalog'::pg_catalog.regnamespace)"
                 + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t"
-                + " ON t.oid = a.atttypid WHERE a.attrelid = c.oid AND a.attnum > 0 AND t.typtype = 'd')"
+                + " ON t.oid = a.atttypid WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped"
+                // any type outside pg_catalog: a domain, an array of one, a composite holding one (found by review)
+                + " AND t.typnamespace <> 'pg_catalog'::pg_catalog.regnamespace)"
                 + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_proc p"
                 + " ON d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND p.oid = d.refobjid"
                 + " WHERE (d.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass"
@@ -271,8 +273,9 @@ final class Catalog {
                         + " WHERE UPPER(ROUTINE_NAME) IN (" + markers + ")";
                 break;
             default:
+                // every kind of routine: a package (Oracle mode's pkg.f()) counts for the functions it holds
                 sql = "SELECT DISTINCT UPPER(ROUTINE_NAME) FROM information_schema.ROUTINES"
-                        + " WHERE ROUTINE_TYPE = 'FUNCTION' AND UPPER(ROUTINE_NAME) IN (" + markers + ")";
+                        + " WHERE UPPER(ROUTINE_NAME) IN (" + markers + ")";
                 break;
         }
         try (PreparedStatement ps = raw.prepareStatement(sql)) {

@@ -100,6 +100,9 @@ public final class FencedConnectionImpl implements FencedConnection {
             if (dialect == Dialect.H2) {
                 H2Durability.require(raw);
             }
+            if (dialect == Dialect.MARIADB) {
+                requireSafeClientCharset(raw);
+            }
             // The tables are resolved once, here, to qualified names: every guard, lock and advance of this
             // connection names them so, whatever search_path or schema the session moves to later.
             EpochSchema.Tables tables = EpochSchema.prepare(raw, dialect, settings);
@@ -170,6 +173,13 @@ public final class FencedConnectionImpl implements FencedConnection {
         switch (analysis.kind()) {
             case READ_ONLY:
             case SESSION_SETTING:
+                if (analyzer.dialect() == Dialect.MARIADB && changesClientCharset(sql, analysis)) {
+                    // The server would decode the next texts in another character set than the one they were read
+                    // in: a multi-byte set such as gbk can swallow a quote and hide a call (found by review).
+                    refusals.refuse(Refusals.cannotGuard("a change of the client character set (SET NAMES, SET"
+                            + " CHARACTER SET, character_set_client) to anything but utf8mb4, utf8mb3, utf8, latin1 or"
+                            + " ascii: the driver reads SQL in the connection's character set; set it in the URL"), sql);
+                }
                 if (LOCKS.matcher(sql).find() && namesFenceTable(sql)) {
                     // A lock held on the fence's tables by a connection with no token would hold every epoch change
                     // and every connect off: only the fence locks them.
@@ -252,6 +262,42 @@ public final class FencedConnectionImpl implements FencedConnection {
         } catch (FencingRefusedException refusal) {
             refusals.refuse(refusal, sql);
         }
+    }
+
+    /**
+     * MariaDB/MySQL: the server must decode the client's bytes in a character set where quotes, backslashes and
+     * backticks are bytes of their own, as the driver's lexer reads them ({@code sessionVariables} or
+     * {@code characterEncoding} in the URL could choose gbk or sjis).
+     */
+    private static void requireSafeClientCharset(Connection raw) throws SQLException {
+        try (java.sql.Statement s = raw.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT @@character_set_client, @@character_set_connection")) {
+            if (rs.next()) {
+                for (int i = 1; i <= 2; i++) {
+                    String charset = String.valueOf(rs.getString(i)).toLowerCase(Locale.ROOT);
+                    if (!java.util.Set.of("utf8mb4", "utf8mb3", "utf8", "latin1", "ascii").contains(charset)) {
+                        throw Settings.configuration("the connection's client character set is " + charset + ", in"
+                                + " which a quote or backtick can be part of another character: use utf8mb4");
+                    }
+                }
+            }
+        }
+    }
+
+    /** Settings that change how MariaDB decodes the client's bytes. */
+    private static final java.util.regex.Pattern CLIENT_CHARSET = java.util.regex.Pattern.compile(
+            "(?i)\\b(names|character\\s+set|charset|character_set_client|character_set_connection)\\b");
+    /** A change to a character set in which every quote, backslash and backtick is one byte of its own. */
+    private static final java.util.regex.Pattern SAFE_CHARSET = java.util.regex.Pattern.compile(
+            "(?i)\\s*set\\s+(session\\s+|@@(session\\.)?)?(names|character\\s+set|charset|character_set_client"
+                    + "|character_set_connection)\\s*(=\\s*)?'?(utf8mb4|utf8mb3|utf8|latin1|ascii)'?"
+                    + "(\\s+collate\\s+'?[a-z0-9_]+'?)?\\s*;?\\s*");
+
+    /** Whether a MariaDB/MySQL statement may change the client character set to one that is not safe. */
+    static boolean changesClientCharset(String sql, Analysis analysis) {
+        boolean setting = analysis.kind() == StatementKind.SESSION_SETTING
+                || sql.toLowerCase(Locale.ROOT).contains("character_set_");
+        return setting && CLIENT_CHARSET.matcher(sql).find() && !SAFE_CHARSET.matcher(sql).matches();
     }
 
     /** Words of a statement that locks what it reads ({@code LOCK TABLE}, {@code FOR UPDATE}/{@code SHARE}). */
