@@ -5,6 +5,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -192,5 +193,24 @@ class MariaDbServerTruthTest {
         } finally {
             TestDatabase.exec(raw, "DROP FUNCTION IF EXISTS " + function);
         }
+    }
+
+    @Test
+    void aPreparedTextWithAQuestionMarkTheServerReadsInAStringOrCommentIsRefused_C9() throws Exception {
+        // found by review: the connectors put values into the text and read /*/ and --<control> otherwise
+        String before = snapshot();
+        for (String sql : new String[] {"SELECT 1 /*/ '*/, 'p ? ' AS b /*/ '*/",
+                "SELECT 1 --\r '\n, 'abc ? ' AS x --\r '\n", "SELECT 'what?' FROM " + table + " WHERE id = ?"}) {
+            try (Connection c = owner(3)) {
+                SQLException e = assertThrows(SQLException.class, () -> c.prepareStatement(sql), sql);
+                assertEquals(FencingSqlState.CANNOT_GUARD, e.getSQLState(), sql);
+            }
+        }
+        try (Connection c = owner(MARK); PreparedStatement ps = c.prepareStatement("SELECT v FROM " + table
+                + " WHERE id = ?")) {
+            ps.setInt(1, 1);
+            ps.executeQuery().close();
+        }
+        assertEquals(before, snapshot());
     }
 }

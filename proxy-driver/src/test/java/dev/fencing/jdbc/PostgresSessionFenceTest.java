@@ -455,4 +455,19 @@ class PostgresSessionFenceTest {
             c.rollback();
         }
     }
+
+    @Test
+    void inSimpleQueryModeAPreparedTextWithAQuestionMarkInACommentIsRefused_C9() throws Exception {
+        // found by review: pgjdbc's simple mode puts values into the text and reads /*/ as a whole comment
+        try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.table=" + epoch,
+                "fencing.resource=" + resource, "fencing.token=3", "preferQueryMode=simple"))) {
+            SQLException e = assertThrows(SQLException.class,
+                    () -> c.prepareStatement("SELECT 1 /*/ '*/, 'p ? ' AS b /*/ '*/"));
+            assertEquals(FencingSqlState.CANNOT_GUARD, e.getSQLState());
+        }
+        try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.table=" + epoch,
+                "fencing.resource=" + resource, "fencing.token=3"))) {
+            c.prepareStatement("SELECT 'what?' FROM " + data + " WHERE id = ?").close(); // extended mode: the server binds
+        }
+    }
 }

@@ -61,6 +61,34 @@ public final class SqlAnalyzer {
         this.cache = new ConcurrentHashMap<>(Math.min(cacheCapacity, 1024));
     }
 
+    /**
+     * Whether {@code sql} holds a {@code ?} that the server reads inside a string, a quoted name or a comment. A
+     * driver that puts parameter values into the text itself (MariaDB Connector/J and MySQL Connector/J by default,
+     * pgjdbc in simple query mode) reads comments its own way: where it takes such a {@code ?} for a placeholder,
+     * the value it puts there becomes SQL the fence never read (found by review: {@code /}{@code *}{@code /} and
+     * {@code --} followed by a control character).
+     */
+    public static boolean questionMarkOutsideMarkers(String sql, Dialect dialect) {
+        int all = 0;
+        for (int i = 0; i < sql.length(); i++) {
+            if (sql.charAt(i) == '?') {
+                all++;
+            }
+        }
+        if (all == 0) {
+            return false;
+        }
+        int markers = 0;
+        for (SqlLexer.Part part : SqlLexer.split(sql, dialect)) {
+            for (SqlLexer.Token token : part.tokens()) {
+                if (token.kind() == SqlLexer.Kind.MARKER) {
+                    markers++;
+                }
+            }
+        }
+        return markers != all;
+    }
+
     public Dialect dialect() {
         return dialect;
     }
