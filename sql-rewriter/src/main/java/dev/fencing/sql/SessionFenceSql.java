@@ -163,6 +163,11 @@ public final class SessionFenceSql {
         return sessionTable;
     }
 
+    /** The rendered, quoted epoch table name the session fence stands beside. */
+    public String epochTable() {
+        return epoch;
+    }
+
     /** The rendered, quoted session table name. */
     public String table() {
         return session;

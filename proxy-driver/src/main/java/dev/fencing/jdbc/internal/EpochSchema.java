@@ -35,12 +35,8 @@ final class EpochSchema {
         EpochTable configured = settings.epochTable();
         boolean autoCommit = raw.getAutoCommit();
         EpochSql sql = new EpochSql(dialect, configured);
-        if (settings.sessionGuard() && dialect == Dialect.POSTGRESQL) {
-            try {
-                new SessionFenceSql(configured); // its name must fit before anything is created
-            } catch (IllegalArgumentException e) {
-                throw Settings.configuration(FencingProperty.GUARD.getName() + "=session: " + e.getMessage());
-            }
+        if (settings.sessionGuard()) {
+            sessionFenceSql(dialect, configured); // refused before anything is created
         }
         try {
             EpochTable epoch = FenceTables.resolve(raw, dialect, configured);
@@ -59,7 +55,7 @@ final class EpochSchema {
             exact(raw, dialect, mode, "epoch table " + sql.table(), sql.exactnessParameters(), sql.makeExact());
             protect(raw, sql, mode, autoCommit);
             if (settings.sessionGuard()) {
-                sessionFence(raw, dialect, epoch, mode, autoCommit);
+                sessionFence(raw, sessionFenceSql(dialect, epoch), mode, autoCommit);
             }
             Tables tables = new Tables(epoch, settings.leaseTable(), false);
             if (settings.issuerCheck() && new LeaseSql(dialect, settings.leaseTable()).supported()) {
@@ -99,24 +95,15 @@ final class EpochSchema {
      */
     private static void protect(Connection raw, EpochSql sql, Settings.SchemaMode mode, boolean autoCommit)
             throws SQLException {
-        if (sql.protectionCheck() == null || isProtected(raw, sql)) {
+        if (sql.protectionCheck() == null || holds(raw, sql.protectionCheck(), sql.protectionParameters())) {
             return;
         }
         List<String> statements = sql.protect();
         SQLException failure = null;
         if (mode == Settings.SchemaMode.CREATE) {
-            try (Statement statement = raw.createStatement()) {
-                for (String each : statements) {
-                    statement.execute(each);
-                }
-            } catch (SQLException e) {
-                failure = e;
-                if (!autoCommit) {
-                    raw.rollback();
-                }
-            }
-            if (isProtected(raw, sql)) {
-                return;
+            failure = create(raw, statements, autoCommit);
+            if (holds(raw, sql.protectionCheck(), sql.protectionParameters())) {
+                return; // added now, or by a connection that raced this one
             }
         }
         SQLException missing = Settings.configuration("the epoch table " + sql.table() + " lacks the database's own"
@@ -131,43 +118,41 @@ final class EpochSchema {
     }
 
     /**
+     * The session fence's SQL beside {@code epoch} ({@code fencing.guard=session}), or the configuration error why
+     * there can be none: another database than PostgreSQL, or an epoch table name too long for its session table.
+     */
+    private static SessionFenceSql sessionFenceSql(Dialect dialect, EpochTable epoch) throws SQLException {
+        String setting = FencingProperty.GUARD.getName();
+        if (dialect != Dialect.POSTGRESQL) {
+            throw Settings.configuration(setting + "=session is available on PostgreSQL only; this database is "
+                    + dialect.name().toLowerCase(java.util.Locale.ROOT) + ": use " + setting + "=statement");
+        }
+        try {
+            return new SessionFenceSql(epoch);
+        } catch (IllegalArgumentException e) {
+            throw Settings.configuration(setting + "=session: " + e.getMessage());
+        }
+    }
+
+    /**
      * Makes sure the session fence is in force beside the epoch table ({@code fencing.guard=session}): its table,
      * its protection and the epoch table's hand-over trigger. Validate refuses a database without them; create
      * adds them.
      */
-    private static void sessionFence(Connection raw, Dialect dialect, EpochTable epoch, Settings.SchemaMode mode,
+    private static void sessionFence(Connection raw, SessionFenceSql sql, Settings.SchemaMode mode,
                                      boolean autoCommit) throws SQLException {
-        if (dialect != Dialect.POSTGRESQL) {
-            throw Settings.configuration(FencingProperty.GUARD.getName() + "=session is available on PostgreSQL only; this database is "
-                    + dialect.name().toLowerCase(java.util.Locale.ROOT) + ": use " + FencingProperty.GUARD.getName() + "=statement");
-        }
-        SessionFenceSql sql;
-        try {
-            sql = new SessionFenceSql(epoch);
-        } catch (IllegalArgumentException e) {
-            throw Settings.configuration(FencingProperty.GUARD.getName() + "=session: " + e.getMessage());
-        }
         if (sessionFenceInForce(raw, sql)) {
             return;
         }
         SQLException failure = null;
         if (mode == Settings.SchemaMode.CREATE) {
-            try (Statement statement = raw.createStatement()) {
-                for (String each : sql.create()) {
-                    statement.execute(each);
-                }
-            } catch (SQLException e) {
-                failure = e;
-                if (!autoCommit) {
-                    raw.rollback();
-                }
-            }
+            failure = create(raw, sql.create(), autoCommit);
             if (sessionFenceInForce(raw, sql)) {
                 return; // added now, or by a connection that raced this one
             }
         }
-        SQLException missing = Settings.configuration(FencingProperty.GUARD.getName() + "=session needs the session table "
-                + sql.table() + " with its protection and the hand-over trigger on " + epoch.render(dialect)
+        SQLException missing = Settings.configuration(FencingProperty.GUARD.getName() + "=session needs the session"
+                + " table " + sql.table() + " with its protection and the hand-over trigger on " + sql.epochTable()
                 + (failure == null ? "" : ", which could not be added: " + firstLine(failure.getMessage()))
                 + ". Connect once with fencing.schema=create, or run: " + String.join("; ", sql.create()));
         if (failure != null) {
@@ -177,22 +162,27 @@ final class EpochSchema {
     }
 
     private static boolean sessionFenceInForce(Connection raw, SessionFenceSql sql) throws SQLException {
-        try (PreparedStatement exists = raw.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
-            exists.setString(1, sql.table());
-            try (ResultSet rs = exists.executeQuery()) {
-                if (!rs.next() || !rs.getBoolean(1)) {
-                    return false;
-                }
+        return holds(raw, "SELECT CASE WHEN to_regclass(?) IS NOT NULL THEN 1 ELSE 0 END", List.of(sql.table()))
+                && holds(raw, sql.check(), sql.checkParameters());
+    }
+
+    /**
+     * Runs the statements that add what is missing ({@code fencing.schema=create}); the failure, with the
+     * transaction rolled back, or {@code null}. The caller checks again: a connection racing this one may have
+     * added the same.
+     */
+    private static SQLException create(Connection raw, List<String> statements, boolean autoCommit)
+            throws SQLException {
+        try (Statement statement = raw.createStatement()) {
+            for (String each : statements) {
+                statement.execute(each);
             }
-        }
-        try (PreparedStatement check = raw.prepareStatement(sql.check())) {
-            List<String> parameters = sql.checkParameters();
-            for (int i = 0; i < parameters.size(); i++) {
-                check.setString(i + 1, parameters.get(i));
+            return null;
+        } catch (SQLException e) {
+            if (!autoCommit) {
+                raw.rollback();
             }
-            try (ResultSet rs = check.executeQuery()) {
-                return rs.next() && rs.getInt(1) == 1;
-            }
+            return e;
         }
     }
 
@@ -204,14 +194,14 @@ final class EpochSchema {
     private static void exact(Connection raw, Dialect dialect, Settings.SchemaMode mode, String what,
                               List<String> parameters, String alter) throws SQLException {
         String check = EpochSql.exactnessCheck(dialect);
-        if (check == null || isExact(raw, check, parameters)) {
+        if (check == null || holds(raw, check, parameters)) {
             return;
         }
         if (mode == Settings.SchemaMode.CREATE) {
             try (Statement statement = raw.createStatement()) {
                 statement.execute(alter);
             }
-            if (isExact(raw, check, parameters)) {
+            if (holds(raw, check, parameters)) {
                 return;
             }
         }
@@ -221,24 +211,13 @@ final class EpochSchema {
                 + " -- or connect once with fencing.schema=create");
     }
 
-    private static boolean isExact(Connection raw, String check, List<String> parameters) throws SQLException {
+    /** Runs one of the fence's checks: one row whose first column is 1 when what it checks holds. */
+    private static boolean holds(Connection raw, String check, List<String> parameters) throws SQLException {
         try (PreparedStatement query = raw.prepareStatement(check)) {
             for (int i = 0; i < parameters.size(); i++) {
                 query.setString(i + 1, parameters.get(i));
             }
             try (ResultSet rs = query.executeQuery()) {
-                return rs.next() && rs.getInt(1) == 1;
-            }
-        }
-    }
-
-    private static boolean isProtected(Connection raw, EpochSql sql) throws SQLException {
-        try (PreparedStatement check = raw.prepareStatement(sql.protectionCheck())) {
-            List<String> parameters = sql.protectionParameters();
-            for (int i = 0; i < parameters.size(); i++) {
-                check.setString(i + 1, parameters.get(i));
-            }
-            try (ResultSet rs = check.executeQuery()) {
                 return rs.next() && rs.getInt(1) == 1;
             }
         }
