@@ -59,6 +59,8 @@ public final class FencedConnectionImpl implements FencedConnection {
     private final boolean unwrapAllowed;
     private final String epochTableName;
     private final String leaseTableName;
+    /** The session fence's table's own name (lower-cased), protected in every mode like the epoch table. */
+    private final String sessionTableName;
     private final Catalog catalog;
     /** Analyses of texts with JDBC escapes, resolved by this connection's driver ({@code nativeSQL}). */
     private final Map<String, Analysis> escaped = new HashMap<>();
@@ -87,6 +89,7 @@ public final class FencedConnectionImpl implements FencedConnection {
         this.unwrapAllowed = settings.unwrapAllowed();
         this.epochTableName = settings.epochTable().simpleName();
         this.leaseTableName = settings.leaseTable().simpleName();
+        this.sessionTableName = sessionTable(settings.epochTable()).simpleName();
         this.catalog = Catalog.open(raw, analyzer.dialect(), settings.exemptTables());
         this.prefixGuard = analyzer.epochSql().prefixGuard();
         this.textIsOneTransaction = prefixGuard != null && !SessionProbe.sendsStatementsOneByOne(raw);
@@ -200,7 +203,7 @@ public final class FencedConnectionImpl implements FencedConnection {
                             + " CHARACTER SET, character_set_client) to anything but utf8mb4, utf8mb3, utf8, latin1 or"
                             + " ascii: the driver reads SQL in the connection's character set; set it in the URL"), sql);
                 }
-                if (LOCKS.matcher(sql).find() && namesFenceTable(sql)) {
+                if (namesFenceTable(sql) && LOCKS.matcher(sql).find()) {
                     // A lock held on the fence's tables by a connection with no token would hold every epoch change
                     // and every connect off: only the fence locks them.
                     refusals.refuseAlways(Refusals.protectedTable("epoch, session or lease", settings.epochTable()
@@ -223,9 +226,8 @@ public final class FencedConnectionImpl implements FencedConnection {
                 if (analysis.targetTables().contains(leaseTableName)) {
                     refusals.refuseAlways(Refusals.protectedTable("lease", settings.leaseTable().toString()), sql);
                 }
-                if (analysis.targetTables().contains(epochTableName + SessionFenceSql.SUFFIX)) {
-                    refusals.refuseAlways(Refusals.protectedTable("session", epochTableName + SessionFenceSql.SUFFIX),
-                            sql);
+                if (analysis.targetTables().contains(sessionTableName)) {
+                    refusals.refuseAlways(Refusals.protectedTable("session", sessionTableName), sql);
                 }
                 if (runsNow && reachesNothingShared(sql, analysis)) {
                     return Route.PASS;
@@ -307,6 +309,9 @@ public final class FencedConnectionImpl implements FencedConnection {
     /** Settings that change how MariaDB decodes the client's bytes. */
     private static final java.util.regex.Pattern CLIENT_CHARSET = java.util.regex.Pattern.compile(
             "(?i)\\b(names|character\\s+set|charset|character_set_client|character_set_connection)\\b");
+    /** A character set variable named anywhere, in a statement that is not a setting ({@code SET STATEMENT}). */
+    private static final java.util.regex.Pattern CHARSET_VARIABLE = java.util.regex.Pattern.compile(
+            "(?i)character_set_");
     /** A change to a character set in which every quote, backslash and backtick is one byte of its own. */
     private static final java.util.regex.Pattern SAFE_CHARSET = java.util.regex.Pattern.compile(
             "(?i)\\s*set\\s+(session\\s+|@@(session\\.)?)?(names|character\\s+set|charset|character_set_client"
@@ -315,8 +320,7 @@ public final class FencedConnectionImpl implements FencedConnection {
 
     /** Whether a MariaDB/MySQL statement may change the client character set to one that is not safe. */
     static boolean changesClientCharset(String sql, Analysis analysis) {
-        boolean setting = analysis.kind() == StatementKind.SESSION_SETTING
-                || sql.toLowerCase(Locale.ROOT).contains("character_set_");
+        boolean setting = analysis.kind() == StatementKind.SESSION_SETTING || CHARSET_VARIABLE.matcher(sql).find();
         return setting && CLIENT_CHARSET.matcher(sql).find() && !SAFE_CHARSET.matcher(sql).matches();
     }
 
@@ -327,19 +331,21 @@ public final class FencedConnectionImpl implements FencedConnection {
     private static final java.util.regex.Pattern PREPARE_TRANSACTION = java.util.regex.Pattern.compile(
             "(?i)\\bprepare\\s+transaction\\b");
 
-    /** Whether {@code sql} holds the epoch or lease table's name as a word, in any case (quoted or not). */
+    /**
+     * Whether {@code sql} holds the epoch, session or lease table's name as a word, in any case (quoted or not).
+     * On the read path: compares in place, without a lower-cased copy of the text.
+     */
     private boolean namesFenceTable(String sql) {
-        String text = sql.toLowerCase(Locale.ROOT);
-        return containsWord(text, epochTableName.toLowerCase(Locale.ROOT))
-                || containsWord(text, epochTableName.toLowerCase(Locale.ROOT) + SessionFenceSql.SUFFIX)
-                || containsWord(text, leaseTableName.toLowerCase(Locale.ROOT));
+        return containsWord(sql, epochTableName) || containsWord(sql, sessionTableName)
+                || containsWord(sql, leaseTableName);
     }
 
+    /** Whether {@code text} holds {@code word} (lower case) as a whole word, ignoring case. */
     private static boolean containsWord(String text, String word) {
-        for (int at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
-            int end = at + word.length();
-            if ((at == 0 || !identifierPart(text.charAt(at - 1)))
-                    && (end == text.length() || !identifierPart(text.charAt(end)))) {
+        for (int at = 0, last = text.length() - word.length(); at <= last; at++) {
+            if (text.regionMatches(true, at, word, 0, word.length())
+                    && (at == 0 || !identifierPart(text.charAt(at - 1)))
+                    && (at + word.length() == text.length() || !identifierPart(text.charAt(at + word.length())))) {
                 return true;
             }
         }
