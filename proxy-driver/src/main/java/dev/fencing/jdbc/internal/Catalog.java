@@ -42,6 +42,47 @@ final class Catalog {
             "pg_try_advisory_lock_shared", "pg_try_advisory_xact_lock", "pg_try_advisory_xact_lock_shared",
             "pg_advisory_unlock", "pg_advisory_unlock_shared", "pg_advisory_unlock_all", "pg_notify", "system",
             "bernoulli");
+
+    /**
+     * Parameters: a table name, and whether it was qualified. One row when the name means a plain temporary table
+     * of this session on which nothing can run code (see {@link #sessionTemporary}).
+     */
+    private static final String SESSION_TEMPORARY =
+            "SELECT 1 FROM pg_catalog.pg_class c WHERE c.oid = pg_catalog.to_regclass(?)"
+            + " AND (? OR (pg_catalog.current_schemas(true))[1] OPERATOR(pg_catalog.=) (SELECT n.nspname"
+            + " FROM pg_catalog.pg_namespace n WHERE n.oid OPERATOR(pg_catalog.=) pg_catalog.pg_my_temp_schema()))"
+            + " AND c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.pg_my_temp_schema() AND c.relkind = 'r'"
+            + " AND c.relpersistence = 't' AND NOT c.relhastriggers AND NOT c.relhasrules AND NOT c.relhassubclass"
+            // an index's expression or predicate, an exclusion or check constraint, and a row-security policy
+            // run functions on every write (found by review: an IMMUTABLE index function that writes elsewhere)
+            + " AND NOT c.relrowsecurity"
+            + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid"
+            + " AND (i.indexprs IS NOT NULL OR i.indpred IS NOT NULL))"
+            // an index of a user-defined operator class calls its support functions on every write
+            + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i, pg_catalog.unnest(CAST(i.indclass AS oid[])) k"
+            + " JOIN pg_catalog.pg_opclass oc ON oc.oid = k WHERE i.indrelid = c.oid"
+            + " AND oc.opcnamespace <> 'pg_catalog'::pg_catalog.regnamespace)"
+            + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint co WHERE co.conrelid = c.oid"
+            + " AND co.contype IN ('c', 'x', 't'))"
+            // an operator in a default is a function call too
+            + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_operator o"
+            + " ON d.refclassid = 'pg_catalog.pg_operator'::pg_catalog.regclass AND o.oid = d.refobjid"
+            + " WHERE d.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass"
+            + " AND d.objid IN (SELECT ad.oid FROM pg_catalog.pg_attrdef ad WHERE ad.adrelid = c.oid)"
+            + " AND o.oprnamespace <> 'pg_catalog'::pg_catalog.regnamespace)"
+            + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t"
+            + " ON t.oid = a.atttypid WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped"
+            // any type outside pg_catalog: a domain, an array of one, a composite holding one (found by review)
+            + " AND t.typnamespace <> 'pg_catalog'::pg_catalog.regnamespace)"
+            + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_proc p"
+            + " ON d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND p.oid = d.refobjid"
+            + " WHERE (d.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass"
+            + " AND d.objid IN (SELECT ad.oid FROM pg_catalog.pg_attrdef ad WHERE ad.adrelid = c.oid)"
+            + " OR d.classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass"
+            + " AND d.objid IN (SELECT co.oid FROM pg_catalog.pg_constraint co WHERE co.conrelid = c.oid))"
+            + " AND (p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace OR p.provolatile = 'v'"
+            + " AND p.proname NOT IN ('" + String.join("', '", HARMLESS_POSTGRES) + "')))";
+
     /** H2 built-ins that write: linked tables, files. Every user-defined H2 function counts as writing too. */
     static final Set<String> WRITING_H2 = Set.of("LINK_SCHEMA", "CSVWRITE", "FILE_WRITE");
     /** MariaDB built-ins that write; every stored function counts as writing too. */
@@ -158,41 +199,7 @@ final class Catalog {
      * table another session creates meanwhile can take the name over before the statement runs.
      */
     private boolean sessionTemporary(String name, boolean qualified) throws SQLException {
-        String sql = "SELECT 1 FROM pg_catalog.pg_class c WHERE c.oid = pg_catalog.to_regclass(?)"
-                + " AND (? OR (pg_catalog.current_schemas(true))[1] OPERATOR(pg_catalog.=) (SELECT n.nspname"
-                + " FROM pg_catalog.pg_namespace n WHERE n.oid OPERATOR(pg_catalog.=) pg_catalog.pg_my_temp_schema()))"
-                + " AND c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.pg_my_temp_schema() AND c.relkind = 'r'"
-                + " AND c.relpersistence = 't' AND NOT c.relhastriggers AND NOT c.relhasrules AND NOT c.relhassubclass"
-                // an index's expression or predicate, an exclusion or check constraint, and a row-security policy
-                // run functions on every write (found by review: an IMMUTABLE index function that writes elsewhere)
-                + " AND NOT c.relrowsecurity"
-                + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid"
-                + " AND (i.indexprs IS NOT NULL OR i.indpred IS NOT NULL))"
-                // an index of a user-defined operator class calls its support functions on every write
-                + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i, pg_catalog.unnest(CAST(i.indclass AS oid[])) k"
-                + " JOIN pg_catalog.pg_opclass oc ON oc.oid = k WHERE i.indrelid = c.oid"
-                + " AND oc.opcnamespace <> 'pg_catalog'::pg_catalog.regnamespace)"
-                + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint co WHERE co.conrelid = c.oid"
-                + " AND co.contype IN ('c', 'x', 't'))"
-                // an operator in a default is a function call too
-                + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_operator o"
-                + " ON d.refclassid = 'pg_catalog.pg_operator'::pg_catalog.regclass AND o.oid = d.refobjid"
-                + " WHERE d.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass"
-                + " AND d.objid IN (SELECT ad.oid FROM pg_catalog.pg_attrdef ad WHERE ad.adrelid = c.oid)"
-                + " AND o.oprnamespace <> 'pg_catalog'::pg_catalog.regnamespace)"
-                + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t"
-                + " ON t.oid = a.atttypid WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped"
-                // any type outside pg_catalog: a domain, an array of one, a composite holding one (found by review)
-                + " AND t.typnamespace <> 'pg_catalog'::pg_catalog.regnamespace)"
-                + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_proc p"
-                + " ON d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND p.oid = d.refobjid"
-                + " WHERE (d.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass"
-                + " AND d.objid IN (SELECT ad.oid FROM pg_catalog.pg_attrdef ad WHERE ad.adrelid = c.oid)"
-                + " OR d.classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass"
-                + " AND d.objid IN (SELECT co.oid FROM pg_catalog.pg_constraint co WHERE co.conrelid = c.oid))"
-                + " AND (p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace OR p.provolatile = 'v'"
-                + " AND p.proname NOT IN ('" + String.join("', '", HARMLESS_POSTGRES) + "')))";
-        try (PreparedStatement ps = raw.prepareStatement(sql)) {
+        try (PreparedStatement ps = raw.prepareStatement(SESSION_TEMPORARY)) {
             ps.setString(1, name);
             ps.setBoolean(2, qualified);
             try (ResultSet rs = ps.executeQuery()) {

@@ -64,37 +64,28 @@ final class SessionFence {
         if (autoCommit) {
             raw.setAutoCommit(false);
         }
-        boolean done = false;
         try {
-            Outcome outcome;
-            try {
-                outcome = register(resource, token);
-            } catch (SQLException e) {
-                if (!SqlStates.LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
-                    throw e;
-                }
-                // The epoch row stayed locked (an epoch change under way, or a lock someone holds): the statement
-                // guard takes over for this statement, with the caller's own timeout and cancel.
-                raw.rollback();
-                done = true;
-                return null;
-            }
+            Outcome outcome = register(resource, token);
             if (outcome == Outcome.REGISTERED) {
                 raw.commit();
                 registered.put(resource, token);
             } else {
                 raw.rollback();
             }
-            done = true;
             return outcome;
-        } finally {
-            if (!done) {
-                try {
-                    raw.rollback();
-                } catch (SQLException ignored) {
-                    // the original failure is what the caller needs
-                }
+        } catch (SQLException | RuntimeException | Error failure) {
+            try {
+                raw.rollback();
+            } catch (SQLException rollbackFailure) {
+                failure.addSuppressed(rollbackFailure);
             }
+            if (failure instanceof SQLException e && SqlStates.LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
+                // The epoch row stayed locked (an epoch change under way, or a lock someone holds): the statement
+                // guard takes over for this statement, with the caller's own timeout and cancel.
+                return null;
+            }
+            throw failure;
+        } finally {
             if (autoCommit) {
                 raw.setAutoCommit(true);
             }
