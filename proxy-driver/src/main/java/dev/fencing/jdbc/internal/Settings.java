@@ -115,7 +115,7 @@ public final class Settings {
     }
 
     private static String stripUrlSettings(String rest, Map<String, String> values, java.util.Set<String> twice) {
-        java.util.Set<String> seen = new java.util.HashSet<>();
+        Map<String, String> fromUrl = new LinkedHashMap<>();
         int query = rest.indexOf('?');
         String head = query < 0 ? rest : rest.substring(0, query);
         StringBuilder out = new StringBuilder(rest.length());
@@ -126,11 +126,7 @@ public final class Settings {
             int eq = segment.indexOf('=');
             String name = eq < 0 ? segment : segment.substring(0, eq);
             if (isFencing(name.trim())) {
-                String key = name.trim().toLowerCase(Locale.ROOT);
-                if (!seen.add(key)) {
-                    twice.add(key);
-                }
-                values.put(key, eq < 0 ? "" : segment.substring(eq + 1));
+                urlSetting(fromUrl, twice, name.trim(), eq < 0 ? "" : segment.substring(eq + 1));
             } else {
                 out.append(';').append(segment);
             }
@@ -141,11 +137,8 @@ public final class Settings {
                 int eq = pair.indexOf('=');
                 String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
                 if (isFencing(name)) {
-                    String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-                    if (!seen.add(name.toLowerCase(Locale.ROOT))) {
-                        twice.add(name.toLowerCase(Locale.ROOT));
-                    }
-                    values.put(name.toLowerCase(Locale.ROOT), value);
+                    urlSetting(fromUrl, twice, name,
+                            eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
                 } else if (!pair.isEmpty()) {
                     kept.append(kept.length() == 0 ? "" : "&").append(pair);
                 }
@@ -154,7 +147,17 @@ public final class Settings {
                 out.append('?').append(kept);
             }
         }
+        values.putAll(fromUrl); // URL parameters win over properties
         return out.toString();
+    }
+
+    /** One {@code fencing.*} URL parameter; a name given before goes into {@code twice}. */
+    private static void urlSetting(Map<String, String> fromUrl, java.util.Set<String> twice, String name,
+                                   String value) {
+        String key = name.toLowerCase(Locale.ROOT);
+        if (fromUrl.put(key, value) != null) {
+            twice.add(key);
+        }
     }
 
     /**
