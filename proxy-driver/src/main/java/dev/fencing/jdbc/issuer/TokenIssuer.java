@@ -1,9 +1,6 @@
 package dev.fencing.jdbc.issuer;
 
 import dev.fencing.jdbc.FencingSqlState;
-import dev.fencing.jdbc.internal.EpochAdvance;
-import dev.fencing.jdbc.internal.FenceTables;
-import dev.fencing.jdbc.internal.H2Durability;
 import dev.fencing.jdbc.internal.Settings;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.EpochSql;
@@ -12,21 +9,12 @@ import dev.fencing.sql.LeaseSql;
 import dev.fencing.sql.SessionFenceSql;
 import dev.fencing.sql.ResourceName;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Timestamp;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Hands out leases and fencing tokens from a lease table in the same database as the epoch table (SPEC C7).
@@ -43,22 +31,15 @@ public final class TokenIssuer implements AutoCloseable {
     private static final long POLL_MILLIS = 100;
 
     private final String url;
-    private final Properties properties;
     private final EpochTable epochTable;
     private final EpochTable leaseTable;
-    private final ReentrantLock lock = new ReentrantLock();
-    private Connection connection;
-    /** The tables as located when the connection opened (qualified), and the SQL that names them so. */
-    private EpochTable locatedEpoch;
-    private EpochTable locatedLease;
-    private EpochSql epochSql;
-    private LeaseSql leaseSql;
+    private final IssuerDatabase database;
 
     private TokenIssuer(String url, Properties properties, EpochTable epochTable, EpochTable leaseTable) {
         this.url = url;
-        this.properties = properties;
         this.epochTable = epochTable;
         this.leaseTable = leaseTable;
+        this.database = new IssuerDatabase(url, properties, epochTable, leaseTable);
     }
 
     /**
@@ -85,7 +66,7 @@ public final class TokenIssuer implements AutoCloseable {
             throws SQLException {
         LeaseSql lease = new LeaseSql(dialect, leaseTable);
         if (!lease.supported()) {
-            throw unsupported(dialect);
+            throw IssuerDatabase.unsupported(dialect);
         }
         EpochSql epoch = new EpochSql(dialect, epochTable);
         List<String> statements = new ArrayList<>();
@@ -120,9 +101,9 @@ public final class TokenIssuer implements AutoCloseable {
      * names located when the issuer connected; returns the statements run.
      */
     public List<String> createTables() throws SQLException {
-        return inTransaction(c -> {
-            List<String> statements = createTablesSql(epochSql.dialect(), locatedEpoch, locatedLease);
-            try (Statement s = c.createStatement()) {
+        return database.inTransaction(rows -> {
+            List<String> statements = createTablesSql(rows.epochSql().dialect(), rows.epochTable(), rows.leaseTable());
+            try (Statement s = rows.connection().createStatement()) {
                 for (String sql : statements) {
                     s.execute(sql);
                 }
@@ -148,7 +129,7 @@ public final class TokenIssuer implements AutoCloseable {
         long deadline = System.nanoTime() + options.maxWait().toNanos();
         while (true) {
             try {
-                return inTransaction(c -> acquireOnce(c, resource, holder, ttlMillis, options));
+                return database.inTransaction(rows -> acquireOnce(rows, resource, holder, ttlMillis, options));
             } catch (LeaseUnavailableException busy) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
@@ -159,39 +140,28 @@ public final class TokenIssuer implements AutoCloseable {
         }
     }
 
-    private Lease acquireOnce(Connection c, String resource, String holder, long ttlMillis, AcquireOptions options)
-            throws SQLException {
-        insertMissingRow(c, resource);
-        long issued;
-        String current;
-        Instant expiresAt;
-        boolean live;
-        try (PreparedStatement row = c.prepareStatement(leaseSql.lockRow())) {
-            row.setString(1, resource);
-            try (ResultSet rs = row.executeQuery()) {
-                if (!rs.next()) {
-                    throw new SQLException("fencing: the lease row of '" + resource + "' vanished while acquiring");
-                }
-                issued = rs.getLong(1);
-                current = rs.getString(2);
-                expiresAt = instant(rs, 3);
-                live = rs.getInt(4) == 1;
-            }
+    private static Lease acquireOnce(LeaseRows rows, String resource, String holder, long ttlMillis,
+                                     AcquireOptions options) throws SQLException {
+        rows.insertMissing(resource);
+        LeaseRows.Row row = rows.lock(resource);
+        if (row == null) {
+            throw new SQLException("fencing: the lease row of '" + resource + "' vanished while acquiring");
         }
-        long mark = readMark(c, resource);
+        long issued = row.issued();
+        long mark = rows.readMark(resource);
         // A lease whose token is below the mark (the lease table was restored) can never write again: it is over.
-        live = live && issued >= mark;
-        if (live && holder.equals(current)) {
-            if (!extend(c, resource, holder, issued, ttlMillis)) {
+        boolean live = row.live() && issued >= mark;
+        if (live && holder.equals(row.holder())) {
+            if (!rows.extend(resource, holder, issued, ttlMillis)) {
                 throw new SQLException("fencing: could not extend the lease row of '" + resource + "'");
             }
             if (options.revoke()) {
-                establish(c, resource, issued);
+                rows.establish(resource, issued);
             }
-            return new Lease(resource, holder, issued, readExpiry(c, resource));
+            return new Lease(resource, holder, issued, rows.readExpiry(resource));
         }
         if (live && !options.force()) {
-            throw new LeaseUnavailableException(resource, current, expiresAt);
+            throw new LeaseUnavailableException(resource, row.holder(), row.expiresAt());
         }
         long base = Math.max(issued, mark);
         if (base == Long.MAX_VALUE) {
@@ -199,17 +169,11 @@ public final class TokenIssuer implements AutoCloseable {
                     FencingSqlState.CONFIGURATION);
         }
         long token = base + 1;
-        try (PreparedStatement grant = c.prepareStatement(leaseSql.grant())) {
-            grant.setLong(1, token);
-            grant.setString(2, holder);
-            grant.setLong(3, ttlMillis);
-            grant.setString(4, resource);
-            grant.executeUpdate();
-        }
+        rows.grant(resource, holder, token, ttlMillis);
         if (options.revoke()) {
-            establish(c, resource, token);
+            rows.establish(resource, token);
         }
-        return new Lease(resource, holder, token, readExpiry(c, resource));
+        return new Lease(resource, holder, token, rows.readExpiry(resource));
     }
 
     /**
@@ -220,8 +184,8 @@ public final class TokenIssuer implements AutoCloseable {
     public Lease renew(Lease lease, Duration ttl) throws SQLException {
         ResourceName.require(lease.resource());
         long ttlMillis = ttlMillis(ttl);
-        return inTransaction(c -> {
-            long mark = readMark(c, lease.resource());
+        return database.inTransaction(rows -> {
+            long mark = rows.readMark(lease.resource());
             if (mark > lease.token()) {
                 throw new LeaseLostException("fencing: lease on '" + lease.resource() + "' lost: the resource has"
                         + " accepted token " + mark + ", newer than " + lease.token());
@@ -229,30 +193,23 @@ public final class TokenIssuer implements AutoCloseable {
             // The extension commits on its own, as one statement: a holder paused (GC, SIGSTOP) between two
             // statements of a renewal must never keep the lease row locked against the next owner.
             boolean extended;
-            c.setAutoCommit(true);
+            rows.connection().setAutoCommit(true);
             try {
-                extended = extend(c, lease.resource(), lease.holder(), lease.token(), ttlMillis);
+                extended = rows.extend(lease.resource(), lease.holder(), lease.token(), ttlMillis);
             } finally {
-                c.setAutoCommit(false);
+                rows.connection().setAutoCommit(false);
             }
             if (!extended) {
-                throw lost(c, lease);
+                throw rows.lost(lease);
             }
-            return new Lease(lease.resource(), lease.holder(), lease.token(), readExpiry(c, lease.resource()));
+            return new Lease(lease.resource(), lease.holder(), lease.token(), rows.readExpiry(lease.resource()));
         });
     }
 
     /** Frees the lease, keeping the issued mark; false when the holder no longer had it. */
     public boolean release(Lease lease) throws SQLException {
         ResourceName.require(lease.resource());
-        return inTransaction(c -> {
-            try (PreparedStatement release = c.prepareStatement(leaseSql.release())) {
-                release.setString(1, lease.resource());
-                release.setString(2, lease.holder());
-                release.setLong(3, lease.token());
-                return release.executeUpdate() == 1;
-            }
-        });
+        return database.inTransaction(rows -> rows.release(lease.resource(), lease.holder(), lease.token()));
     }
 
     /**
@@ -260,7 +217,7 @@ public final class TokenIssuer implements AutoCloseable {
      * expiry, and a warning where a restore left the issued mark below the mark or a resource without a lease row.
      */
     public List<LeaseStatus> status() throws SQLException {
-        return inTransaction(this::readStatus);
+        return database.inTransaction(LeaseRows::status);
     }
 
     /**
@@ -271,26 +228,17 @@ public final class TokenIssuer implements AutoCloseable {
      * by an external coordinator).
      */
     public List<Repair> reconcile(boolean adoptMissing) throws SQLException {
-        return inTransaction(c -> {
+        return database.inTransaction(rows -> {
             List<Repair> repairs = new ArrayList<>();
-            for (LeaseStatus status : readStatus(c)) {
+            for (LeaseStatus status : rows.status()) {
                 long mark = status.highWaterMark();
                 if (status.underIssuer() && status.issued() < mark) {
-                    try (PreparedStatement raise = c.prepareStatement(leaseSql.raiseIssued())) {
-                        raise.setLong(1, mark);
-                        raise.setString(2, status.resource());
-                        raise.setLong(3, mark);
-                        if (raise.executeUpdate() == 1) {
-                            repairs.add(new Repair(status.resource(), status.issued(), mark));
-                        }
+                    if (rows.raiseIssued(status.resource(), mark)) {
+                        repairs.add(new Repair(status.resource(), status.issued(), mark));
                     }
                 } else if (!status.underIssuer() && adoptMissing) {
-                    try (PreparedStatement insert = c.prepareStatement(leaseSql.insertIssued())) {
-                        insert.setString(1, status.resource());
-                        insert.setLong(2, mark);
-                        insert.executeUpdate();
-                        repairs.add(new Repair(status.resource(), -1, mark));
-                    }
+                    rows.insertIssued(status.resource(), mark);
+                    repairs.add(new Repair(status.resource(), -1, mark));
                 }
             }
             return repairs;
@@ -299,169 +247,7 @@ public final class TokenIssuer implements AutoCloseable {
 
     @Override
     public void close() throws SQLException {
-        lock.lock();
-        try {
-            if (connection != null) {
-                connection.close();
-            }
-        } finally {
-            connection = null;
-            lock.unlock();
-        }
-    }
-
-    // ---- steps ----------------------------------------------------------------------------------------------
-
-    private List<LeaseStatus> readStatus(Connection c) throws SQLException {
-        Map<String, Long> marks = new TreeMap<>();
-        try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT resource, epoch FROM " + epochSql.table())) {
-            while (rs.next()) {
-                marks.put(rs.getString(1), rs.getLong(2));
-            }
-        }
-        Map<String, LeaseStatus> all = new TreeMap<>();
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(leaseSql.readAll())) {
-            while (rs.next()) {
-                String resource = rs.getString(1);
-                long issued = rs.getLong(2);
-                long mark = marks.getOrDefault(resource, 0L);
-                List<String> warnings = issued < mark ? List.of("issued mark " + issued + " is below the high-water"
-                        + " mark " + mark + " (lease table restored from an older backup?): run reconcile")
-                        : List.of();
-                all.put(resource, new LeaseStatus(resource, mark, issued, rs.getString(3),
-                        instant(rs, 4), rs.getInt(5) == 1, warnings));
-            }
-        }
-        for (Map.Entry<String, Long> mark : marks.entrySet()) {
-            all.computeIfAbsent(mark.getKey(), resource -> new LeaseStatus(resource, mark.getValue(), -1, null, null,
-                    false, List.of("no lease row: tokens above the high-water mark are not checked (fed by an"
-                    + " external coordinator, or the lease table was restored from before its first acquire:"
-                    + " reconcile --adopt puts it under the issuer)")));
-        }
-        return new ArrayList<>(all.values());
-    }
-
-    /** Gives the resource a free lease row when it has none, in its own committed transaction. */
-    private void insertMissingRow(Connection c, String resource) throws SQLException {
-        try (PreparedStatement insert = c.prepareStatement(leaseSql.insertMissing())) {
-            insert.setString(1, resource);
-            insert.executeUpdate();
-            c.commit();
-        } catch (SQLException e) {
-            c.rollback();
-            if (e.getSQLState() == null || !e.getSQLState().startsWith("23")) {
-                throw e;
-            }
-        }
-    }
-
-    private boolean extend(Connection c, String resource, String holder, long token, long ttlMillis)
-            throws SQLException {
-        try (PreparedStatement extend = c.prepareStatement(leaseSql.extend())) {
-            extend.setLong(1, ttlMillis);
-            extend.setString(2, resource);
-            extend.setString(3, holder);
-            extend.setLong(4, token);
-            return extend.executeUpdate() == 1;
-        }
-    }
-
-    private LeaseLostException lost(Connection c, Lease lease) throws SQLException {
-        try (PreparedStatement row = c.prepareStatement(leaseSql.lockRow())) {
-            row.setString(1, lease.resource());
-            try (ResultSet rs = row.executeQuery()) {
-                String now = !rs.next() ? "it has no lease row"
-                        : rs.getString(2) == null ? "it was released (issued mark " + rs.getLong(1) + ")"
-                        : "it is held by '" + rs.getString(2) + "' with token " + rs.getLong(1);
-                return new LeaseLostException("fencing: lease of '" + lease.holder() + "' on '" + lease.resource()
-                        + "' with token " + lease.token() + " is lost: " + now);
-            }
-        }
-    }
-
-    /** Immediate revocation: raises the resource's high-water mark to {@code token} in this transaction. */
-    private void establish(Connection c, String resource, long token) throws SQLException {
-        EpochAdvance.establish(c, epochSql, resource, token);
-    }
-
-    private long readMark(Connection c, String resource) throws SQLException {
-        return EpochAdvance.readMark(c, epochSql, resource);
-    }
-
-    private Instant readExpiry(Connection c, String resource) throws SQLException {
-        try (PreparedStatement read = c.prepareStatement(leaseSql.readExpiry())) {
-            read.setString(1, resource);
-            try (ResultSet rs = read.executeQuery()) {
-                return rs.next() ? instant(rs, 1) : null;
-            }
-        }
-    }
-
-    // ---- connection and transaction -------------------------------------------------------------------------
-
-    /** One unit of work in one transaction of the issuer's connection. */
-    private interface Work<T> {
-        T run(Connection c) throws SQLException;
-    }
-
-    /** Runs {@code work} in one transaction; any failure rolls back and drops the connection (reopened next time). */
-    private <T> T inTransaction(Work<T> work) throws SQLException {
-        lock.lock();
-        try {
-            Connection c = connection();
-            try {
-                T result = work.run(c);
-                c.commit();
-                return result;
-            } catch (LeaseUnavailableException | LeaseLostException expected) {
-                c.rollback();
-                throw expected;
-            } catch (SQLException | RuntimeException e) {
-                connection = null;
-                try {
-                    c.rollback();
-                    c.close();
-                } catch (SQLException closeFailure) {
-                    e.addSuppressed(closeFailure);
-                }
-                throw e;
-            }
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private Connection connection() throws SQLException {
-        if (connection == null) {
-            Connection c = DriverManager.getConnection(url, properties);
-            try {
-                Dialect dialect = Dialect.of(c.getMetaData().getDatabaseProductName(), url);
-                if (!new LeaseSql(dialect, leaseTable).supported()) {
-                    throw unsupported(dialect);
-                }
-                if (dialect == Dialect.H2) {
-                    H2Durability.require(c);
-                }
-                // Located once per connection, qualified: no search_path or schema set later moves them.
-                locatedEpoch = FenceTables.locate(c, dialect, epochTable);
-                locatedLease = FenceTables.locate(c, dialect, leaseTable);
-                c.setAutoCommit(false);
-                c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-                epochSql = new EpochSql(dialect, locatedEpoch);
-                leaseSql = new LeaseSql(dialect, locatedLease);
-            } catch (SQLException | RuntimeException e) {
-                c.close();
-                throw e;
-            }
-            connection = c;
-        }
-        return connection;
-    }
-
-    private static SQLException unsupported(Dialect dialect) {
-        return new SQLException("fencing: the token issuer supports H2, PostgreSQL, MariaDB and MySQL, not " + dialect,
-                FencingSqlState.CONFIGURATION);
+        database.close();
     }
 
     /** A holder name: 1 to 200 characters, bound as a parameter (resource names follow {@link ResourceName}). */
@@ -477,14 +263,6 @@ public final class TokenIssuer implements AutoCloseable {
             throw new IllegalArgumentException("ttl must be at least 1 ms, was " + ttl);
         }
         return ttl.toMillis();
-    }
-
-    /** A time column as an instant; MariaDB's zone-less UTC {@code DATETIME} read as UTC, whatever the JVM's zone. */
-    private Instant instant(ResultSet rs, int column) throws SQLException {
-        Timestamp timestamp = leaseSql.timesInUtc()
-                ? rs.getTimestamp(column, java.util.Calendar.getInstance(java.util.TimeZone.getTimeZone("UTC")))
-                : rs.getTimestamp(column);
-        return timestamp == null ? null : timestamp.toInstant();
     }
 
     private static void sleep(long millis) throws SQLException {

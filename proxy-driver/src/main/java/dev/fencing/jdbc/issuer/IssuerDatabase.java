@@ -1,0 +1,114 @@
+package dev.fencing.jdbc.issuer;
+
+import dev.fencing.jdbc.FencingSqlState;
+import dev.fencing.jdbc.internal.FenceTables;
+import dev.fencing.jdbc.internal.H2Durability;
+import dev.fencing.sql.Dialect;
+import dev.fencing.sql.EpochSql;
+import dev.fencing.sql.EpochTable;
+import dev.fencing.sql.LeaseSql;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Properties;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The issuer's one connection to its database, through the underlying driver: opened lazily (tables located and
+ * qualified once per connection), one transaction at a time for all threads, dropped after any failure and
+ * reopened by the next unit of work.
+ */
+final class IssuerDatabase implements AutoCloseable {
+    /** One unit of work in one transaction, on the rows of the located tables. */
+    interface Work<T> {
+        T run(LeaseRows rows) throws SQLException;
+    }
+
+    private final String url;
+    private final Properties properties;
+    private final EpochTable epochTable;
+    private final EpochTable leaseTable;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** The open connection's rows, or {@code null} when no connection is open. */
+    private LeaseRows rows;
+
+    IssuerDatabase(String url, Properties properties, EpochTable epochTable, EpochTable leaseTable) {
+        this.url = url;
+        this.properties = properties;
+        this.epochTable = epochTable;
+        this.leaseTable = leaseTable;
+    }
+
+    /** Runs {@code work} in one transaction; any failure rolls back and drops the connection (reopened next time). */
+    <T> T inTransaction(Work<T> work) throws SQLException {
+        lock.lock();
+        try {
+            LeaseRows open = open();
+            Connection c = open.connection();
+            try {
+                T result = work.run(open);
+                c.commit();
+                return result;
+            } catch (LeaseUnavailableException | LeaseLostException expected) {
+                c.rollback();
+                throw expected;
+            } catch (SQLException | RuntimeException e) {
+                rows = null;
+                try {
+                    c.rollback();
+                    c.close();
+                } catch (SQLException closeFailure) {
+                    e.addSuppressed(closeFailure);
+                }
+                throw e;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        lock.lock();
+        try {
+            if (rows != null) {
+                rows.connection().close();
+            }
+        } finally {
+            rows = null;
+            lock.unlock();
+        }
+    }
+
+    private LeaseRows open() throws SQLException {
+        if (rows == null) {
+            Connection c = DriverManager.getConnection(url, properties);
+            try {
+                Dialect dialect = Dialect.of(c.getMetaData().getDatabaseProductName(), url);
+                if (!new LeaseSql(dialect, leaseTable).supported()) {
+                    throw unsupported(dialect);
+                }
+                if (dialect == Dialect.H2) {
+                    H2Durability.require(c);
+                }
+                // Located once per connection, qualified: no search_path or schema set later moves them.
+                EpochTable locatedEpoch = FenceTables.locate(c, dialect, epochTable);
+                EpochTable locatedLease = FenceTables.locate(c, dialect, leaseTable);
+                c.setAutoCommit(false);
+                c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+                rows = new LeaseRows(c, new EpochSql(dialect, locatedEpoch), new LeaseSql(dialect, locatedLease),
+                        locatedEpoch, locatedLease);
+            } catch (SQLException | RuntimeException e) {
+                c.close();
+                throw e;
+            }
+        }
+        return rows;
+    }
+
+    static SQLException unsupported(Dialect dialect) {
+        return new SQLException("fencing: the token issuer supports H2, PostgreSQL, MariaDB and MySQL, not " + dialect,
+                FencingSqlState.CONFIGURATION);
+    }
+}
