@@ -1,5 +1,6 @@
 package dev.fencing.torture;
 
+import dev.fencing.jdbc.audit.Refusals;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.jdbc.Fencing;

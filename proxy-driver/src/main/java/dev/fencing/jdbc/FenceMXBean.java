@@ -1,5 +1,6 @@
 package dev.fencing.jdbc;
 
+import dev.fencing.jdbc.audit.Refusals;
 import java.util.Map;
 
 /**

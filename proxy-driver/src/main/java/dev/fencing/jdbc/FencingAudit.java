@@ -1,6 +1,6 @@
 package dev.fencing.jdbc;
 
-import dev.fencing.jdbc.internal.AuditLog;
+import dev.fencing.jdbc.audit.AuditLog;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package dev.fencing.jdbc;
 
 import dev.fencing.jdbc.internal.FencedConnectionImpl;
-import dev.fencing.jdbc.internal.Settings;
+import dev.fencing.jdbc.config.Settings;
 import dev.fencing.jdbc.internal.SqlStates;
 import dev.fencing.jdbc.internal.Unfenced;
 

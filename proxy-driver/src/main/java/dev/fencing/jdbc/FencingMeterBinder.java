@@ -1,6 +1,6 @@
 package dev.fencing.jdbc;
 
-import dev.fencing.jdbc.internal.MicrometerMeters;
+import dev.fencing.jdbc.audit.MicrometerMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 

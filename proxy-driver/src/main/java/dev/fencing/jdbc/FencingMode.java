@@ -1,5 +1,6 @@
 package dev.fencing.jdbc;
 
+import dev.fencing.jdbc.audit.Refusals;
 /**
  * What a refusal does ({@code fencing.mode}): the one mode enum of the driver, its data source and the JUnit
  * extension.

@@ -1,6 +1,6 @@
 package dev.fencing.jdbc;
 
-import dev.fencing.jdbc.internal.Settings;
+import dev.fencing.jdbc.config.Settings;
 import dev.fencing.sql.EpochTable;
 
 import java.nio.file.InvalidPathException;

@@ -1,5 +1,6 @@
 package dev.fencing.jdbc;
 
+import dev.fencing.jdbc.audit.Refusals;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

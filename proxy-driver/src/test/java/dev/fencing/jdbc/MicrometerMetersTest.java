@@ -1,5 +1,7 @@
 package dev.fencing.jdbc;
 
+import dev.fencing.jdbc.audit.FenceMetrics;
+import dev.fencing.jdbc.audit.Refusals;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -162,7 +164,7 @@ class MicrometerMetersTest {
                     assertEquals(30, rs.getInt(1), "the stale write changed nothing");
                 }
             }
-            assertFalse((Boolean) loader.loadClass("dev.fencing.jdbc.internal.FenceMetrics")
+            assertFalse((Boolean) loader.loadClass("dev.fencing.jdbc.audit.FenceMetrics")
                     .getMethod("micrometerBound").invoke(null));
             ObjectName name = new ObjectName("dev.fencing:type=Fence,resource=" + alone);
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();

@@ -1,6 +1,6 @@
 package dev.fencing.jdbc.cli;
 
-import dev.fencing.jdbc.internal.TokenText;
+import dev.fencing.jdbc.config.TokenText;
 import picocli.CommandLine;
 
 /** Reads {@code --token} as the driver reads a token: a positive 64-bit integer, decimal digits only. */

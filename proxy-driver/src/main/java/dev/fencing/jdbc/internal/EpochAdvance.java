@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.audit.FenceMetrics;
 import dev.fencing.sql.EpochSql;
 
 import java.sql.Connection;

@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.config.Settings;
 import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.EpochSql;

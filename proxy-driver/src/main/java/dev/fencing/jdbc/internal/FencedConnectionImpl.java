@@ -1,5 +1,10 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.audit.FenceMetrics;
+import dev.fencing.jdbc.audit.Refusals;
+import dev.fencing.jdbc.audit.RefusalPolicy;
+import dev.fencing.jdbc.config.TokenResolver;
+import dev.fencing.jdbc.config.Settings;
 import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencedConnection;
 import dev.fencing.jdbc.FencingRefusedException;

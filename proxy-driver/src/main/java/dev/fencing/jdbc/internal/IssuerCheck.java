@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.audit.Refusals;
 import dev.fencing.sql.LeaseSql;
 
 import java.sql.Connection;

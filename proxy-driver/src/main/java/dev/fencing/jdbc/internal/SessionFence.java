@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.audit.Refusals;
 import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencingSqlState;
 import dev.fencing.sql.SessionFenceSql;

@@ -17,7 +17,7 @@ public final class SqlStates {
     /** pgjdbc: {@code executeQuery} met no result set; also {@code executeQuery} of a {@code SET fencing.*}. */
     static final String NO_RESULT_SET = "02000";
     /** PostgreSQL: {@code SET LOCAL} outside a transaction block (the server only warns; the fence refuses). */
-    static final String PG_NO_ACTIVE_TRANSACTION = "25P01";
+    public static final String PG_NO_ACTIVE_TRANSACTION = "25P01";
 
     /** PostgreSQL: a lock was not available within {@code lock_timeout}. */
     static final String LOCK_NOT_AVAILABLE = "55P03";

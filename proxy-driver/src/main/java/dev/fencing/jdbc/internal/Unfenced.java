@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.config.Settings;
 import dev.fencing.jdbc.FencingDriver;
 
 import java.sql.Connection;

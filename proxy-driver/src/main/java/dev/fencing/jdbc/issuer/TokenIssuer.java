@@ -1,7 +1,7 @@
 package dev.fencing.jdbc.issuer;
 
 import dev.fencing.jdbc.FencingSqlState;
-import dev.fencing.jdbc.internal.Settings;
+import dev.fencing.jdbc.config.Settings;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.EpochSql;
 import dev.fencing.sql.EpochTable;

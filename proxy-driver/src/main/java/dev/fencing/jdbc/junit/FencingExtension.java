@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.junit;
 
+import dev.fencing.jdbc.audit.Refusals;
 import dev.fencing.jdbc.Fencing;
 import dev.fencing.jdbc.FencingAudit;
 import dev.fencing.jdbc.FencingDataSource;

@@ -1,5 +1,7 @@
-package dev.fencing.jdbc.internal;
+package dev.fencing.jdbc.config;
 
+import dev.fencing.jdbc.internal.SqlStates;
+import dev.fencing.jdbc.audit.Refusals;
 import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.Fencing;
 import dev.fencing.jdbc.FencingRefusedException;
@@ -23,7 +25,7 @@ import java.util.OptionalLong;
  * {@code fencing.token.file}, {@code fencing.token.source}, and the environment variable. Every resource name is
  * checked against {@link dev.fencing.sql.ResourceName} where it enters.
  */
-final class TokenResolver {
+public final class TokenResolver {
     private final Settings settings;
     private final Connection raw;
     private final TokenFile tokenFile;
@@ -45,7 +47,7 @@ final class TokenResolver {
     /** The server transaction the last {@code SET LOCAL fencing.token} was sent in (its id, which the server assigns). */
     private String localTransaction;
 
-    TokenResolver(Settings settings, Connection raw) throws SQLException {
+    public TokenResolver(Settings settings, Connection raw) throws SQLException {
         this.settings = settings;
         this.raw = raw;
         String file = settings.text(FencingProperty.TOKEN_FILE);
@@ -79,7 +81,7 @@ final class TokenResolver {
     }
 
     /** The resource a statement run now is guarded for. */
-    String resource() {
+    public String resource() {
         Fencing.Scope scope = Fencing.current();
         if (scope != null) {
             return scope.resource();
@@ -88,7 +90,7 @@ final class TokenResolver {
     }
 
     /** The valid token in force for {@code resource}; a missing or invalid one is refused (SPEC C1). */
-    long token(String resource) throws SQLException {
+    public long token(String resource) throws SQLException {
         long token = find(resource);
         if (token == 0) {
             throw forgotten ? Refusals.forgottenToken(resource) : Refusals.missingToken(resource);
@@ -97,7 +99,7 @@ final class TokenResolver {
     }
 
     /** The valid token in force, 0 when none is; invalid values are refused. */
-    long find(String resource) throws SQLException {
+    public long find(String resource) throws SQLException {
         Fencing.Scope scope = Fencing.current();
         if (scope != null) {
             return scope.token();
@@ -192,7 +194,7 @@ final class TokenResolver {
     }
 
     /** Sets the connection's token from text (client info): invalid text is refused and changes nothing. */
-    void setConnectionToken(String text, String source) throws FencingRefusedException {
+    public void setConnectionToken(String text, String source) throws FencingRefusedException {
         connectionToken = text == null ? 0 : checked(text, source);
         forgotten = false;
     }
@@ -202,7 +204,7 @@ final class TokenResolver {
      * and, as on PostgreSQL, ends a {@code SET LOCAL} token of the current transaction (a {@code RESET} sent to
      * the server, which a rollback undoes like the server's own settings). Invalid text changes nothing.
      */
-    void setSessionToken(String text, String source) throws SQLException {
+    public void setSessionToken(String text, String source) throws SQLException {
         long token = text == null ? 0 : checked(text, source);
         if (localTokens) {
             try (Statement s = raw.createStatement()) {
@@ -219,7 +221,7 @@ final class TokenResolver {
      * server ignores it with a warning; that is refused here with the server's SQLState, so nobody believes a
      * token is in force that is not.
      */
-    void setLocalToken(String text, String source) throws SQLException {
+    public void setLocalToken(String text, String source) throws SQLException {
         long token = checked(text, source);
         try (Statement s = raw.createStatement()) {
             s.execute("SET LOCAL " + FencingProperty.TOKEN.getName() + " = '" + token + "'");
@@ -249,7 +251,7 @@ final class TokenResolver {
         return token;
     }
 
-    void setConnectionToken(long token) throws FencingRefusedException {
+    public void setConnectionToken(long token) throws FencingRefusedException {
         if (token <= 0) {
             throw Refusals.invalidToken(resource(), "setFencingToken", Long.toString(token));
         }
@@ -257,7 +259,7 @@ final class TokenResolver {
         forgotten = false;
     }
 
-    void clearConnectionToken() {
+    public void clearConnectionToken() {
         connectionToken = 0;
     }
 
@@ -265,7 +267,7 @@ final class TokenResolver {
      * Sets the connection's resource from {@code source}; {@code null} or blank returns to the configured one. A
      * name that breaks the resource-name rule is refused ({@code ZF006}) and changes nothing.
      */
-    void setConnectionResource(String resource, String source) throws SQLException {
+    public void setConnectionResource(String resource, String source) throws SQLException {
         connectionResource = Settings.resourceName(resource, source);
     }
 
@@ -278,7 +280,7 @@ final class TokenResolver {
      * The borrower is done with the connection (a pool took it back): its own token and resource are forgotten, so
      * the next borrower starts from the configured sources only. A thread's scope is untouched: it is the thread's.
      */
-    void handedBack() {
+    public void handedBack() {
         if (connectionToken > 0 || connectionResource != null) {
             forgotten = true;
         }

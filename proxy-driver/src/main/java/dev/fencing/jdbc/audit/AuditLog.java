@@ -1,4 +1,4 @@
-package dev.fencing.jdbc.internal;
+package dev.fencing.jdbc.audit;
 
 import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencingAudit;
@@ -28,7 +28,8 @@ public final class AuditLog {
      * pools and drivers that sit between an application and the connection.
      */
     private static final String[] FRAMEWORKS = {
-        "dev.fencing.jdbc.internal.", "dev.fencing.shaded.", "java.", "javax.", "jdk.",
+        "dev.fencing.jdbc.internal.", "dev.fencing.jdbc.audit.", "dev.fencing.jdbc.config.", "dev.fencing.shaded.",
+        "java.", "javax.", "jdk.",
         "sun.", "com.sun.", "jakarta.", "com.zaxxer.hikari.", "org.springframework.", "org.hibernate.",
         "org.apache.ibatis.", "org.mybatis.", "org.jooq.", "org.flywaydb.", "org.liquibase.", "liquibase.",
         "org.apache.commons.dbcp", "org.apache.commons.dbutils.", "org.apache.tomcat.jdbc.", "com.mchange.",

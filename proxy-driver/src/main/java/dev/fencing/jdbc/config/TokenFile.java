@@ -1,4 +1,4 @@
-package dev.fencing.jdbc.internal;
+package dev.fencing.jdbc.config;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.fencing.jdbc.internal;
+package dev.fencing.jdbc.config;
 
 /** Strict reading of a token written as text (SPEC C1): decimal digits only, positive, within a {@code long}. */
 public final class TokenText {

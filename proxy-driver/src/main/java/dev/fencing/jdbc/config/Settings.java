@@ -1,4 +1,4 @@
-package dev.fencing.jdbc.internal;
+package dev.fencing.jdbc.config;
 
 import dev.fencing.jdbc.FencingMode;
 import dev.fencing.jdbc.FencingProperty;
@@ -110,7 +110,7 @@ public final class Settings {
     }
 
     /** Whether {@code name} is one of the {@code fencing.*} settings (case-insensitive); {@code null} is not. */
-    static boolean isFencing(String name) {
+    public static boolean isFencing(String name) {
         return name != null && name.regionMatches(true, 0, "fencing.", 0, "fencing.".length());
     }
 

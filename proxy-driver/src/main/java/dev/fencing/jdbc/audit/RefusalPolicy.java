@@ -1,5 +1,6 @@
-package dev.fencing.jdbc.internal;
+package dev.fencing.jdbc.audit;
 
+import dev.fencing.jdbc.config.Settings;
 import dev.fencing.jdbc.FencingMode;
 import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.sql.Dialect;
@@ -16,7 +17,7 @@ import java.util.function.Supplier;
  * it), with the statement's text stripped of values. Writes to the fence's own tables are refused in every mode:
  * they are the fence's state, not the application's.
  */
-final class RefusalPolicy {
+public final class RefusalPolicy {
     private final boolean audit;
     private final Dialect dialect;
     /** The connection's resource now, for refusals that name none (a statement that cannot be guarded). */
@@ -28,7 +29,7 @@ final class RefusalPolicy {
         this.resource = resource;
     }
 
-    static RefusalPolicy of(Settings settings, Dialect dialect, Supplier<String> resource) throws SQLException {
+    public static RefusalPolicy of(Settings settings, Dialect dialect, Supplier<String> resource) throws SQLException {
         boolean audit = settings.mode() == FencingMode.AUDIT;
         Path file = settings.auditFile();
         if (file != null) {
@@ -43,7 +44,7 @@ final class RefusalPolicy {
      * Refuses {@code statement}: throws {@code refusal} in enforce mode; in audit mode returns, and the caller
      * runs the statement untouched.
      */
-    void refuse(FencingRefusedException refusal, String statement) throws FencingRefusedException {
+    public void refuse(FencingRefusedException refusal, String statement) throws FencingRefusedException {
         record(refusal, statement, !audit);
         if (!audit) {
             throw refusal;
@@ -51,7 +52,7 @@ final class RefusalPolicy {
     }
 
     /** Refuses {@code statement} in every mode (recorded as refused): a write to the fence's own tables. */
-    void refuseAlways(FencingRefusedException refusal, String statement) throws FencingRefusedException {
+    public void refuseAlways(FencingRefusedException refusal, String statement) throws FencingRefusedException {
         record(refusal, statement, true);
         throw refusal;
     }
@@ -63,7 +64,7 @@ final class RefusalPolicy {
                 .refused(refusal, shape, refused);
     }
 
-    boolean audit() {
+    public boolean audit() {
         return audit;
     }
 }

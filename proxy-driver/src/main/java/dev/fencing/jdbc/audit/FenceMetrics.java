@@ -1,4 +1,4 @@
-package dev.fencing.jdbc.internal;
+package dev.fencing.jdbc.audit;
 
 import dev.fencing.jdbc.FenceMXBean;
 import dev.fencing.jdbc.FencingRefusedException;
@@ -39,7 +39,7 @@ public final class FenceMetrics implements FenceMXBean {
     }
 
     /** The counters of {@code resource}, registered with the platform MBeanServer the first time. */
-    static FenceMetrics of(String resource) {
+    public static FenceMetrics of(String resource) {
         FenceMetrics metrics = RESOURCES.get(resource);
         if (metrics != null) {
             return metrics;
@@ -90,7 +90,7 @@ public final class FenceMetrics implements FenceMXBean {
     }
 
     /** A guarded mutation ran at {@code token}, which is now the mark; a token above every mark seen is an advance. */
-    void guarded(long token) {
+    public void guarded(long token) {
         guarded.increment();
         if (token <= mark.get()) {
             return; // the common case, same-epoch writers: no write to the shared mark
@@ -107,7 +107,7 @@ public final class FenceMetrics implements FenceMXBean {
      * The epoch row was locked (or the mark raised) by a statement of its own, which took {@code nanos}: the
      * time spent waiting for writers of the old epoch, or for an advance, to end, plus one round trip.
      */
-    void epochLocked(long nanos) {
+    public void epochLocked(long nanos) {
         epochLocks.increment();
         epochLockNanos.add(nanos);
     }
@@ -116,7 +116,7 @@ public final class FenceMetrics implements FenceMXBean {
      * The token issuer raised the mark from {@code previous} to {@code token} itself (immediate revocation),
      * without a mutation: an advance like any other, for the counts and the log.
      */
-    void established(long token, long previous) {
+    public void established(long token, long previous) {
         mark.accumulateAndGet(token, Math::max);
         if (token > previous) {
             advances.increment();

@@ -1,4 +1,4 @@
-package dev.fencing.jdbc.internal;
+package dev.fencing.jdbc.audit;
 
 import dev.fencing.jdbc.FencingSqlState;
 import io.micrometer.core.instrument.FunctionCounter;
