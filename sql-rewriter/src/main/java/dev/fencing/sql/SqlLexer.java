@@ -123,9 +123,10 @@ final class SqlLexer {
         while (pos < n) {
             char c = sql.charAt(pos);
             int start = pos;
-            if (isSpaceAt(pos)) {
+            if (SqlCharacters.isSpaceAt(sql, pos, dialect)) {
                 pos++;
-            } else if (c == '-' && peek(1) == '-' && (dialect != Dialect.MARIADB || isSpaceOrEnd(pos + 2))
+            } else if (c == '-' && peek(1) == '-'
+                    && (dialect != Dialect.MARIADB || SqlCharacters.isMariaDbCommentSpace(sql, pos + 2))
                     || c == '#' && dialect == Dialect.MARIADB || c == '/' && peek(1) == '/' && dialect == Dialect.H2) {
                 skipLineComment();
             } else if (c == '/' && peek(1) == '*') {
@@ -152,9 +153,9 @@ final class SqlLexer {
             } else if (c >= '0' && c <= '9' && (dialect == Dialect.POSTGRESQL || dialect == Dialect.H2)) {
                 skipNumber();
                 add(Kind.WORD, start);
-            } else if (isWordStart(pos)) {
+            } else if (SqlCharacters.isWordStart(sql, pos, dialect)) {
                 pos += Character.charCount(sql.codePointAt(pos));
-                while (pos < n && isWordPart(pos)) {
+                while (pos < n && SqlCharacters.isWordPart(sql, pos, dialect)) {
                     pos += Character.charCount(sql.codePointAt(pos));
                 }
                 add(Kind.WORD, start);
@@ -187,19 +188,9 @@ final class SqlLexer {
         if (kind == Kind.WORD || kind == Kind.PUNCTUATION) {
             String text = sql.substring(start, pos);
             // PostgreSQL matches keywords in ASCII only; H2 upper-cases identifiers with Java's rules.
-            upper = dialect == Dialect.POSTGRESQL ? asciiUpper(text) : text.toUpperCase(Locale.ROOT);
+            upper = dialect == Dialect.POSTGRESQL ? SqlCharacters.asciiUpper(text) : text.toUpperCase(Locale.ROOT);
         }
         tokens.add(new Token(kind, start - partStart, pos - partStart, depth, upper));
-    }
-
-    private static String asciiUpper(String text) {
-        char[] chars = text.toCharArray();
-        for (int i = 0; i < chars.length; i++) {
-            if (chars[i] >= 'a' && chars[i] <= 'z') {
-                chars[i] -= 'a' - 'A';
-            }
-        }
-        return new String(chars);
     }
 
     private void endPart(int end) {
@@ -214,83 +205,6 @@ final class SqlLexer {
     private char peek(int ahead) {
         int at = pos + ahead;
         return at < sql.length() ? sql.charAt(at) : '\0';
-    }
-
-    /**
-     * Whether MariaDB starts a {@code --} comment here: at the end of the text, or when the next character is an
-     * ASCII space or control character ({@code my_isspace} or {@code my_iscntrl} of the server's lexer).
-     */
-    private boolean isSpaceOrEnd(int at) {
-        if (at >= sql.length()) {
-            return true;
-        }
-        char c = sql.charAt(at);
-        return c <= ' ' || c == 0x7F;
-    }
-
-    /**
-     * White space between tokens as the server sees it. PostgreSQL: only {@code [ \t\n\r\f]} (and {@code \v}
-     * since 16; either reading splits alike, as {@code \v} is no identifier character); every other character
-     * from U+0080 on is an identifier character there, no-break spaces included. H2: any character up to U+0020
-     * and Unicode space separators.
-     */
-    private boolean isSpaceAt(int at) {
-        char c = sql.charAt(at);
-        switch (dialect) {
-            case POSTGRESQL:
-                return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\u000B';
-            case H2:
-                return c <= ' ' || Character.isSpaceChar(sql.codePointAt(at));
-            default:
-                return isSpace(c);
-        }
-    }
-
-    /** White space for MariaDB and unknown databases. */
-    static boolean isSpace(char c) {
-        return Character.isWhitespace(c) || Character.isSpaceChar(c);
-    }
-
-    private static boolean isWordChar(char c) {
-        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
-    }
-
-    /**
-     * Whether an identifier (or key word) starts at {@code at}. PostgreSQL: {@code [A-Za-z\200-\377_]}, where
-     * every character from U+0080 on reaches the server as bytes from 0x80 on, except a lone surrogate, which
-     * pgjdbc sends as {@code ?}. H2: {@link Character#isJavaIdentifierStart}, {@code $} aside.
-     */
-    private boolean isWordStart(int at) {
-        char c = sql.charAt(at);
-        switch (dialect) {
-            case POSTGRESQL:
-                return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' || c >= 0x80 && !isLoneSurrogate(at);
-            case H2:
-                return c != '$' && Character.isJavaIdentifierStart(sql.codePointAt(at));
-            default:
-                return isWordChar(c);
-        }
-    }
-
-    /** Whether the identifier goes on at {@code at}: PostgreSQL adds digits and {@code $}; H2 Java's identifier parts. */
-    private boolean isWordPart(int at) {
-        char c = sql.charAt(at);
-        switch (dialect) {
-            case POSTGRESQL:
-                return isWordStart(at) || c >= '0' && c <= '9' || c == '$';
-            case H2:
-                return Character.isJavaIdentifierPart(sql.codePointAt(at));
-            default:
-                return isWordChar(c);
-        }
-    }
-
-    private boolean isLoneSurrogate(int at) {
-        char c = sql.charAt(at);
-        if (Character.isHighSurrogate(c)) {
-            return at + 1 >= sql.length() || !Character.isLowSurrogate(sql.charAt(at + 1));
-        }
-        return Character.isLowSurrogate(c) && (at == 0 || !Character.isHighSurrogate(sql.charAt(at - 1)));
     }
 
     /**
@@ -351,10 +265,10 @@ final class SqlLexer {
     private int dollarTagEnd() {
         int i = pos + 1;
         if (i < sql.length() && sql.charAt(i) != '$') {
-            if (!isWordStart(i)) {
+            if (!SqlCharacters.isWordStart(sql, i, dialect)) {
                 return -1;
             }
-            while (i < sql.length() && sql.charAt(i) != '$' && isWordPart(i)) {
+            while (i < sql.length() && sql.charAt(i) != '$' && SqlCharacters.isWordPart(sql, i, dialect)) {
                 i++;
             }
         }
@@ -414,7 +328,7 @@ final class SqlLexer {
     }
 
     private void noteJunkAfterNumber() {
-        if (pos < sql.length() && sql.charAt(pos) != '$' && isWordPart(pos)) {
+        if (pos < sql.length() && sql.charAt(pos) != '$' && SqlCharacters.isWordPart(sql, pos, dialect)) {
             unclear = true;
         }
     }
@@ -436,7 +350,7 @@ final class SqlLexer {
             }
         } else if (c == '#') {
             int i = pos + 1;
-            while (i < sql.length() && sql.charAt(i) != '$' && isWordPart(i)) {
+            while (i < sql.length() && sql.charAt(i) != '$' && SqlCharacters.isWordPart(sql, i, dialect)) {
                 i++;
             }
             unclear |= i < sql.length() && sql.charAt(i) == '$';
