@@ -2,7 +2,7 @@ package dev.fencing.jdbc;
 
 import dev.fencing.jdbc.internal.FencedConnectionImpl;
 import dev.fencing.jdbc.config.Settings;
-import dev.fencing.jdbc.internal.SqlStates;
+import dev.fencing.jdbc.audit.SqlStates;
 import dev.fencing.jdbc.internal.Unfenced;
 
 import java.sql.Connection;

@@ -1,7 +1,5 @@
 package dev.fencing.jdbc.audit;
 
-import dev.fencing.jdbc.config.Settings;
-import dev.fencing.jdbc.FencingMode;
 import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.SqlRedaction;
@@ -29,11 +27,14 @@ public final class RefusalPolicy {
         this.resource = resource;
     }
 
-    public static RefusalPolicy of(Settings settings, Dialect dialect, Supplier<String> resource) throws SQLException {
-        boolean audit = settings.mode() == FencingMode.AUDIT;
-        Path file = settings.auditFile();
-        if (file != null) {
-            AuditLog.writeAtExit(file);
+    /**
+     * The policy of one connection: {@code audit} for {@code fencing.mode=audit}; the audit log is written at exit
+     * to {@code auditFile} ({@code fencing.audit.file}) when given, else to the default file in audit mode.
+     */
+    public static RefusalPolicy of(boolean audit, Path auditFile, Dialect dialect, Supplier<String> resource)
+            throws SQLException {
+        if (auditFile != null) {
+            AuditLog.writeAtExit(auditFile);
         } else if (audit) {
             AuditLog.writeAtExitToDefault();
         }
@@ -64,6 +65,7 @@ public final class RefusalPolicy {
                 .refused(refusal, shape, refused);
     }
 
+    /** Whether refusals are recorded and the statements run ({@code fencing.mode=audit}) instead of thrown. */
     public boolean audit() {
         return audit;
     }

@@ -1,6 +1,6 @@
 package dev.fencing.jdbc.config;
 
-import dev.fencing.jdbc.internal.SqlStates;
+import dev.fencing.jdbc.audit.SqlStates;
 import dev.fencing.jdbc.audit.Refusals;
 import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.Fencing;

@@ -5,6 +5,7 @@ import dev.fencing.jdbc.audit.Refusals;
 import dev.fencing.jdbc.audit.RefusalPolicy;
 import dev.fencing.jdbc.config.TokenResolver;
 import dev.fencing.jdbc.config.Settings;
+import dev.fencing.jdbc.FencingMode;
 import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencedConnection;
 import dev.fencing.jdbc.FencingRefusedException;
@@ -90,7 +91,8 @@ public final class FencedConnectionImpl implements FencedConnection {
         this.guard = new EpochGuard(raw, analyzer.epochSql(), issuerCheck,
                 sessionGuard ? new SessionFenceSql(tables.epoch()) : null);
         this.tokens = new TokenResolver(settings, raw);
-        this.refusals = RefusalPolicy.of(settings, analyzer.dialect(), tokens::resource);
+        this.refusals = RefusalPolicy.of(settings.mode() == FencingMode.AUDIT, settings.auditFile(), analyzer.dialect(),
+                tokens::resource);
         this.unwrapAllowed = settings.unwrapAllowed();
         this.epochTableName = settings.epochTable().simpleName();
         this.leaseTableName = settings.leaseTable().simpleName();

@@ -1,5 +1,7 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.audit.SqlStates;
+
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Arrays;

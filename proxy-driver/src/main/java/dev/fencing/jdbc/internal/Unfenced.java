@@ -1,5 +1,7 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.jdbc.audit.SqlStates;
+
 import dev.fencing.jdbc.config.Settings;
 import dev.fencing.jdbc.FencingDriver;
 

@@ -1,4 +1,4 @@
-package dev.fencing.jdbc.internal;
+package dev.fencing.jdbc.audit;
 
 /**
  * The SQLStates the driver uses that are not the fence's own (those are {@link dev.fencing.jdbc.FencingSqlState}):
@@ -10,28 +10,28 @@ public final class SqlStates {
     /** No registered driver accepts the URL, or it returned no connection (as {@code DriverManager} says). */
     public static final String CANNOT_CONNECT = "08001";
     /** A parameter index below 1, when the underlying driver did not refuse it itself. */
-    static final String INVALID_PARAMETER = "22023";
+    public static final String INVALID_PARAMETER = "22023";
 
     /** pgjdbc: {@code executeUpdate} met a result set (the guard ran ahead, so pgjdbc could not check). */
-    static final String PG_RESULT_NOT_EXPECTED = "0100E";
+    public static final String PG_RESULT_NOT_EXPECTED = "0100E";
     /** pgjdbc: {@code executeQuery} met no result set; also {@code executeQuery} of a {@code SET fencing.*}. */
-    static final String NO_RESULT_SET = "02000";
+    public static final String NO_RESULT_SET = "02000";
     /** PostgreSQL: {@code SET LOCAL} outside a transaction block (the server only warns; the fence refuses). */
     public static final String PG_NO_ACTIVE_TRANSACTION = "25P01";
 
     /** PostgreSQL: a lock was not available within {@code lock_timeout}. */
-    static final String LOCK_NOT_AVAILABLE = "55P03";
+    public static final String LOCK_NOT_AVAILABLE = "55P03";
 
     /** PostgreSQL: undefined table. */
-    static final String PG_UNDEFINED_TABLE = "42P01";
+    public static final String PG_UNDEFINED_TABLE = "42P01";
     /** H2 and MariaDB: table not found. */
-    static final String TABLE_NOT_FOUND = "42S02";
+    public static final String TABLE_NOT_FOUND = "42S02";
     /** H2: table not found, with candidates. */
-    static final String H2_TABLE_NOT_FOUND_WITH_CANDIDATES = "42S03";
+    public static final String H2_TABLE_NOT_FOUND_WITH_CANDIDATES = "42S03";
     /** H2: table not found in an empty database. */
-    static final String H2_TABLE_NOT_FOUND_EMPTY = "42S04";
+    public static final String H2_TABLE_NOT_FOUND_EMPTY = "42S04";
     /** H2: schema not found. */
-    static final String H2_SCHEMA_NOT_FOUND = "90079";
+    public static final String H2_SCHEMA_NOT_FOUND = "90079";
 
     private SqlStates() {
     }
