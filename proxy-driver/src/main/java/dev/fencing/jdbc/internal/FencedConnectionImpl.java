@@ -19,14 +19,7 @@ import dev.fencing.sql.SqlAnalyzer;
 import dev.fencing.sql.StatementKind;
 
 import java.sql.Array;
-import java.sql.Blob;
 import java.sql.CallableStatement;
-import java.sql.Clob;
-import java.sql.NClob;
-import java.sql.SQLWarning;
-import java.sql.SQLXML;
-import java.sql.ShardingKey;
-import java.sql.Struct;
 import java.sql.Wrapper;
 import java.sql.ClientInfoStatus;
 import java.sql.Connection;
@@ -49,7 +42,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * The connection the fencing driver hands out: wraps the underlying connection, never hands it out, and sends
  * every statement through analysis and, for mutations, the {@link EpochGuard}.
  */
-public final class FencedConnectionImpl implements FencedConnection {
+public final class FencedConnectionImpl extends PassThroughConnection implements FencedConnection {
     /** One analyzer (and so one cache of analysed SQL) per database kind and epoch table, shared by connections. */
     private static final Map<String, SqlAnalyzer> ANALYZERS = new ConcurrentHashMap<>();
 
@@ -555,6 +548,7 @@ public final class FencedConnectionImpl implements FencedConnection {
         return guard;
     }
 
+    @Override
     Connection raw() {
         return raw;
     }
@@ -641,11 +635,6 @@ public final class FencedConnectionImpl implements FencedConnection {
         if (committing) {
             guard.committed();
         }
-    }
-
-    @Override
-    public boolean getAutoCommit() throws SQLException {
-        return raw.getAutoCommit();
     }
 
     @Override
@@ -750,11 +739,6 @@ public final class FencedConnectionImpl implements FencedConnection {
     }
 
     @Override
-    public Properties getClientInfo() throws SQLException {
-        return raw.getClientInfo();
-    }
-
-    @Override
     public DatabaseMetaData getMetaData() throws SQLException {
         if (metaData == null) {
             metaData = Wrappers.metaData(this, raw.getMetaData());
@@ -777,17 +761,7 @@ public final class FencedConnectionImpl implements FencedConnection {
         return "FencedConnection[" + tokens.resource() + "] over " + raw;
     }
 
-    // ---- plain delegation ---------------------------------------------------------------------------------
-
-    @Override
-    public void abort(java.util.concurrent.Executor p1) throws SQLException {
-        raw.abort(p1);
-    }
-
-    @Override
-    public void beginRequest() throws SQLException {
-        raw.beginRequest();
-    }
+    // ---- handing back to a pool, and arrays (the other methods: PassThroughConnection, generated) ---------
 
     /**
      * Also ends the borrower's use of the connection: HikariCP calls {@code clearWarnings()} on every return of a
@@ -806,161 +780,10 @@ public final class FencedConnectionImpl implements FencedConnection {
         return Wrappers.array(this, raw.createArrayOf(p1, p2));
     }
 
-    @Override
-    public Blob createBlob() throws SQLException {
-        return raw.createBlob();
-    }
-
-    @Override
-    public Clob createClob() throws SQLException {
-        return raw.createClob();
-    }
-
-    @Override
-    public NClob createNClob() throws SQLException {
-        return raw.createNClob();
-    }
-
-    @Override
-    public SQLXML createSQLXML() throws SQLException {
-        return raw.createSQLXML();
-    }
-
-    @Override
-    public Struct createStruct(String p1, Object[] p2) throws SQLException {
-        return raw.createStruct(p1, p2);
-    }
-
     /** A pool that marks request boundaries (JDBC 4.3) returns the connection: the next borrower starts without its token. */
     @Override
     public void endRequest() throws SQLException {
         tokens.handedBack();
         raw.endRequest();
     }
-
-    @Override
-    public String getCatalog() throws SQLException {
-        return raw.getCatalog();
-    }
-
-    @Override
-    public int getHoldability() throws SQLException {
-        return raw.getHoldability();
-    }
-
-    @Override
-    public int getNetworkTimeout() throws SQLException {
-        return raw.getNetworkTimeout();
-    }
-
-    @Override
-    public String getSchema() throws SQLException {
-        return raw.getSchema();
-    }
-
-    @Override
-    public int getTransactionIsolation() throws SQLException {
-        return raw.getTransactionIsolation();
-    }
-
-    @Override
-    public java.util.Map<String, Class<?>> getTypeMap() throws SQLException {
-        return raw.getTypeMap();
-    }
-
-    @Override
-    public SQLWarning getWarnings() throws SQLException {
-        return raw.getWarnings();
-    }
-
-    @Override
-    public boolean isClosed() throws SQLException {
-        return raw.isClosed();
-    }
-
-    @Override
-    public boolean isReadOnly() throws SQLException {
-        return raw.isReadOnly();
-    }
-
-    @Override
-    public boolean isValid(int p1) throws SQLException {
-        return raw.isValid(p1);
-    }
-
-    @Override
-    public String nativeSQL(String p1) throws SQLException {
-        return raw.nativeSQL(p1);
-    }
-
-    @Override
-    public void releaseSavepoint(Savepoint p1) throws SQLException {
-        raw.releaseSavepoint(p1);
-    }
-
-    @Override
-    public void setCatalog(String p1) throws SQLException {
-        raw.setCatalog(p1);
-    }
-
-    @Override
-    public void setHoldability(int p1) throws SQLException {
-        raw.setHoldability(p1);
-    }
-
-    @Override
-    public void setNetworkTimeout(java.util.concurrent.Executor p1, int p2) throws SQLException {
-        raw.setNetworkTimeout(p1, p2);
-    }
-
-    @Override
-    public void setReadOnly(boolean p1) throws SQLException {
-        raw.setReadOnly(p1);
-    }
-
-    @Override
-    public Savepoint setSavepoint() throws SQLException {
-        return raw.setSavepoint();
-    }
-
-    @Override
-    public Savepoint setSavepoint(String p1) throws SQLException {
-        return raw.setSavepoint(p1);
-    }
-
-    @Override
-    public void setSchema(String p1) throws SQLException {
-        raw.setSchema(p1);
-    }
-
-    @Override
-    public void setShardingKey(ShardingKey p1, ShardingKey p2) throws SQLException {
-        raw.setShardingKey(p1, p2);
-    }
-
-    @Override
-    public void setShardingKey(ShardingKey p1) throws SQLException {
-        raw.setShardingKey(p1);
-    }
-
-    @Override
-    public boolean setShardingKeyIfValid(ShardingKey p1, int p2) throws SQLException {
-        return raw.setShardingKeyIfValid(p1, p2);
-    }
-
-    @Override
-    public boolean setShardingKeyIfValid(ShardingKey p1, ShardingKey p2, int p3) throws SQLException {
-        return raw.setShardingKeyIfValid(p1, p2, p3);
-    }
-
-    @Override
-    public void setTransactionIsolation(int p1) throws SQLException {
-        raw.setTransactionIsolation(p1);
-    }
-
-    @Override
-    public void setTypeMap(java.util.Map<String, Class<?>> p1) throws SQLException {
-        raw.setTypeMap(p1);
-    }
-
 }

@@ -11,10 +11,16 @@ import java.sql.SQLException;
  */
 final class FencedDatabaseMetaData extends PassThroughDatabaseMetaData {
     private final FencedConnectionImpl connection;
+    private final DatabaseMetaData delegate;
 
     FencedDatabaseMetaData(FencedConnectionImpl connection, DatabaseMetaData delegate) {
-        super(delegate);
         this.connection = connection;
+        this.delegate = delegate;
+    }
+
+    @Override
+    DatabaseMetaData delegate() {
+        return delegate;
     }
 
     private ResultSet wrap(ResultSet rs) {

@@ -4,23 +4,12 @@ import dev.fencing.jdbc.audit.Refusals;
 import dev.fencing.sql.Analysis;
 import dev.fencing.sql.GuardedSql;
 
-import java.sql.Array;
-import java.sql.Blob;
-import java.sql.Clob;
-import java.sql.Date;
-import java.sql.NClob;
 import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;
-import java.sql.Ref;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
-import java.sql.RowId;
 import java.sql.SQLException;
-import java.sql.SQLType;
-import java.sql.SQLXML;
 import java.sql.Statement;
-import java.sql.Time;
-import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,7 +18,7 @@ import java.util.List;
  * time, to the form of the statement the guard runs: the guard statement ahead of the caller's untouched text in
  * one round trip, or the untouched text after a locking read. Each form is prepared once.
  */
-class FencedPreparedStatement extends FencedStatementBase implements PreparedStatement {
+class FencedPreparedStatement extends FencedStatementBase implements PassThroughPreparedStatement {
     /** Prepares one form of the statement with the caller's result-set and generated-keys options. */
     interface Preparer {
         PreparedStatement prepare(String sql) throws SQLException;
@@ -259,7 +248,9 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
         return form(Form.UNTOUCHED).getParameterMetaData();
     }
 
-    void bind(int index, boolean streamed, ParameterBindings.Binding binding) throws SQLException {
+    /** Where every {@code setXxx(int, ...)} of the generated {@link PassThroughPreparedStatement} lands. */
+    @Override
+    public void bind(int index, boolean streamed, ParameterBindings.Binding binding) throws SQLException {
         if (index < 1 && current instanceof PreparedStatement) {
             binding.apply((PreparedStatement) current, index); // the underlying driver's own error, untouched
         }
@@ -434,258 +425,4 @@ class FencedPreparedStatement extends FencedStatementBase implements PreparedSta
                 + " batch unanalysed"), sql);
         current.addBatch(sql);
     }
-
-    // ---- parameters ---------------------------------------------------------------------------------------
-
-    @Override
-    public void setArray(int index, Array p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setArray(i, (Array) FencedArray.unwrapped(p2)));
-    }
-
-    @Override
-    public void setAsciiStream(int index, java.io.InputStream p2, int p3) throws SQLException {
-        bind(index, true, (ps, i) -> ps.setAsciiStream(i, p2, p3));
-    }
-
-    @Override
-    public void setAsciiStream(int index, java.io.InputStream p2, long p3) throws SQLException {
-        bind(index, true, (ps, i) -> ps.setAsciiStream(i, p2, p3));
-    }
-
-    @Override
-    public void setAsciiStream(int index, java.io.InputStream p2) throws SQLException {
-        bind(index, true, (ps, i) -> ps.setAsciiStream(i, p2));
-    }
-
-    @Override
-    public void setBigDecimal(int index, java.math.BigDecimal p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setBigDecimal(i, p2));
-    }
-
-    @Override
-    public void setBinaryStream(int index, java.io.InputStream p2, int p3) throws SQLException {
-        bind(index, true, (ps, i) -> ps.setBinaryStream(i, p2, p3));
-    }
-
-    @Override
-    public void setBinaryStream(int index, java.io.InputStream p2, long p3) throws SQLException {
-        bind(index, true, (ps, i) -> ps.setBinaryStream(i, p2, p3));
-    }
-
-    @Override
-    public void setBinaryStream(int index, java.io.InputStream p2) throws SQLException {
-        bind(index, true, (ps, i) -> ps.setBinaryStream(i, p2));
-    }
-
-    @Override
-    public void setBlob(int index, java.io.InputStream p2, long p3) throws SQLException {
-        bind(index, true, (ps, i) -> ps.setBlob(i, p2, p3));
-    }
-
-    @Override
-    public void setBlob(int index, java.io.InputStream p2) throws SQLException {
-        bind(index, true, (ps, i) -> ps.setBlob(i, p2));
-    }
-
-    @Override
-    public void setBlob(int index, Blob p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setBlob(i, p2));
-    }
-
-    @Override
-    public void setBoolean(int index, boolean p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setBoolean(i, p2));
-    }
-
-    @Override
-    public void setByte(int index, byte p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setByte(i, p2));
-    }
-
-    @Override
-    public void setBytes(int index, byte[] p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setBytes(i, p2));
-    }
-
-    @Override
-    public void setCharacterStream(int index, java.io.Reader p2, int p3) throws SQLException {
-        bind(index, true, (ps, i) -> ps.setCharacterStream(i, p2, p3));
-    }
-
-    @Override
-    public void setCharacterStream(int index, java.io.Reader p2, long p3) throws SQLException {
-        bind(index, true, (ps, i) -> ps.setCharacterStream(i, p2, p3));
-    }
-
-    @Override
-    public void setCharacterStream(int index, java.io.Reader p2) throws SQLException {
-        bind(index, true, (ps, i) -> ps.setCharacterStream(i, p2));
-    }
-
-    @Override
-    public void setClob(int index, java.io.Reader p2, long p3) throws SQLException {
-        bind(index, true, (ps, i) -> ps.setClob(i, p2, p3));
-    }
-
-    @Override
-    public void setClob(int index, java.io.Reader p2) throws SQLException {
-        bind(index, true, (ps, i) -> ps.setClob(i, p2));
-    }
-
-    @Override
-    public void setClob(int index, Clob p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setClob(i, p2));
-    }
-
-    @Override
-    public void setDate(int index, Date p2, java.util.Calendar p3) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setDate(i, p2, p3));
-    }
-
-    @Override
-    public void setDate(int index, Date p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setDate(i, p2));
-    }
-
-    @Override
-    public void setDouble(int index, double p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setDouble(i, p2));
-    }
-
-    @Override
-    public void setFloat(int index, float p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setFloat(i, p2));
-    }
-
-    @Override
-    public void setInt(int index, int p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setInt(i, p2));
-    }
-
-    @Override
-    public void setLong(int index, long p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setLong(i, p2));
-    }
-
-    @Override
-    public void setNCharacterStream(int index, java.io.Reader p2, long p3) throws SQLException {
-        bind(index, true, (ps, i) -> ps.setNCharacterStream(i, p2, p3));
-    }
-
-    @Override
-    public void setNCharacterStream(int index, java.io.Reader p2) throws SQLException {
-        bind(index, true, (ps, i) -> ps.setNCharacterStream(i, p2));
-    }
-
-    @Override
-    public void setNClob(int index, java.io.Reader p2, long p3) throws SQLException {
-        bind(index, true, (ps, i) -> ps.setNClob(i, p2, p3));
-    }
-
-    @Override
-    public void setNClob(int index, java.io.Reader p2) throws SQLException {
-        bind(index, true, (ps, i) -> ps.setNClob(i, p2));
-    }
-
-    @Override
-    public void setNClob(int index, NClob p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setNClob(i, p2));
-    }
-
-    @Override
-    public void setNString(int index, String p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setNString(i, p2));
-    }
-
-    @Override
-    public void setNull(int index, int p2, String p3) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setNull(i, p2, p3));
-    }
-
-    @Override
-    public void setNull(int index, int p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setNull(i, p2));
-    }
-
-    @Override
-    public void setObject(int index, Object p2, int p3, int p4) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setObject(i, FencedArray.unwrapped(p2), p3, p4));
-    }
-
-    @Override
-    public void setObject(int index, Object p2, int p3) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setObject(i, FencedArray.unwrapped(p2), p3));
-    }
-
-    @Override
-    public void setObject(int index, Object p2, SQLType p3, int p4) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setObject(i, FencedArray.unwrapped(p2), p3, p4));
-    }
-
-    @Override
-    public void setObject(int index, Object p2, SQLType p3) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setObject(i, FencedArray.unwrapped(p2), p3));
-    }
-
-    @Override
-    public void setObject(int index, Object p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setObject(i, FencedArray.unwrapped(p2)));
-    }
-
-    @Override
-    public void setRef(int index, Ref p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setRef(i, p2));
-    }
-
-    @Override
-    public void setRowId(int index, RowId p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setRowId(i, p2));
-    }
-
-    @Override
-    public void setSQLXML(int index, SQLXML p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setSQLXML(i, p2));
-    }
-
-    @Override
-    public void setShort(int index, short p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setShort(i, p2));
-    }
-
-    @Override
-    public void setString(int index, String p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setString(i, p2));
-    }
-
-    @Override
-    public void setTime(int index, Time p2, java.util.Calendar p3) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setTime(i, p2, p3));
-    }
-
-    @Override
-    public void setTime(int index, Time p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setTime(i, p2));
-    }
-
-    @Override
-    public void setTimestamp(int index, Timestamp p2, java.util.Calendar p3) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setTimestamp(i, p2, p3));
-    }
-
-    @Override
-    public void setTimestamp(int index, Timestamp p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setTimestamp(i, p2));
-    }
-
-    @Override
-    public void setURL(int index, java.net.URL p2) throws SQLException {
-        bind(index, false, (ps, i) -> ps.setURL(i, p2));
-    }
-
-    @Override
-    @Deprecated
-    public void setUnicodeStream(int index, java.io.InputStream p2, int p3) throws SQLException {
-        bind(index, true, (ps, i) -> ps.setUnicodeStream(i, p2, p3));
-    }
-
 }

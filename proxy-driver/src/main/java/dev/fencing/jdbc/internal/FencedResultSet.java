@@ -13,11 +13,17 @@ import java.sql.Statement;
 final class FencedResultSet extends PassThroughResultSet {
     private final FencedConnectionImpl connection;
     private final Statement owner;
+    private final ResultSet delegate;
 
     FencedResultSet(FencedConnectionImpl connection, Statement owner, ResultSet delegate) {
-        super(delegate);
         this.connection = connection;
         this.owner = owner;
+        this.delegate = delegate;
+    }
+
+    @Override
+    ResultSet delegate() {
+        return delegate;
     }
 
     @Override

@@ -3,14 +3,14 @@ package dev.fencing.jdbc.internal;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLWarning;
-import java.sql.Statement;
 
 /**
  * What plain, prepared and callable fenced statements share: the owning connection, result accessors that
  * never hand out raw objects, and the result of a {@code SET fencing.*} that was handled without the database.
+ * The other {@link java.sql.Statement} methods go to {@code current()} through the generated
+ * {@link PassThroughStatement}.
  */
-abstract class FencedStatementBase implements Statement {
+abstract class FencedStatementBase extends PassThroughStatement {
     final FencedConnectionImpl connection;
     /** The update count of a statement handled locally; -2 when the last result came from the database. */
     private int localCount = -2;
@@ -18,9 +18,6 @@ abstract class FencedStatementBase implements Statement {
     FencedStatementBase(FencedConnectionImpl connection) {
         this.connection = connection;
     }
-
-    /** The underlying statement whose results are the caller's current ones. */
-    abstract Statement current();
 
     final void resultFromDatabase() {
         localCount = -2;
@@ -87,137 +84,4 @@ abstract class FencedStatementBase implements Statement {
     public boolean isWrapperFor(Class<?> type) {
         return type.isInstance(this);
     }
-
-    // ---- plain delegation to the current statement -------------------------------------------------------
-
-    @Override
-    public void cancel() throws SQLException {
-        current().cancel();
-    }
-
-    @Override
-    public void clearWarnings() throws SQLException {
-        current().clearWarnings();
-    }
-
-    @Override
-    public void close() throws SQLException {
-        current().close();
-    }
-
-    @Override
-    public void closeOnCompletion() throws SQLException {
-        current().closeOnCompletion();
-    }
-
-    @Override
-    public int getFetchDirection() throws SQLException {
-        return current().getFetchDirection();
-    }
-
-    @Override
-    public int getFetchSize() throws SQLException {
-        return current().getFetchSize();
-    }
-
-    @Override
-    public long getLargeMaxRows() throws SQLException {
-        return current().getLargeMaxRows();
-    }
-
-    @Override
-    public int getMaxFieldSize() throws SQLException {
-        return current().getMaxFieldSize();
-    }
-
-    @Override
-    public int getMaxRows() throws SQLException {
-        return current().getMaxRows();
-    }
-
-    @Override
-    public int getQueryTimeout() throws SQLException {
-        return current().getQueryTimeout();
-    }
-
-    @Override
-    public int getResultSetConcurrency() throws SQLException {
-        return current().getResultSetConcurrency();
-    }
-
-    @Override
-    public int getResultSetHoldability() throws SQLException {
-        return current().getResultSetHoldability();
-    }
-
-    @Override
-    public int getResultSetType() throws SQLException {
-        return current().getResultSetType();
-    }
-
-    @Override
-    public SQLWarning getWarnings() throws SQLException {
-        return current().getWarnings();
-    }
-
-    @Override
-    public boolean isCloseOnCompletion() throws SQLException {
-        return current().isCloseOnCompletion();
-    }
-
-    @Override
-    public boolean isClosed() throws SQLException {
-        return current().isClosed();
-    }
-
-    @Override
-    public boolean isPoolable() throws SQLException {
-        return current().isPoolable();
-    }
-
-    @Override
-    public void setCursorName(String p1) throws SQLException {
-        current().setCursorName(p1);
-    }
-
-    @Override
-    public void setEscapeProcessing(boolean p1) throws SQLException {
-        current().setEscapeProcessing(p1);
-    }
-
-    @Override
-    public void setFetchDirection(int p1) throws SQLException {
-        current().setFetchDirection(p1);
-    }
-
-    @Override
-    public void setFetchSize(int p1) throws SQLException {
-        current().setFetchSize(p1);
-    }
-
-    @Override
-    public void setLargeMaxRows(long p1) throws SQLException {
-        current().setLargeMaxRows(p1);
-    }
-
-    @Override
-    public void setMaxFieldSize(int p1) throws SQLException {
-        current().setMaxFieldSize(p1);
-    }
-
-    @Override
-    public void setMaxRows(int p1) throws SQLException {
-        current().setMaxRows(p1);
-    }
-
-    @Override
-    public void setPoolable(boolean p1) throws SQLException {
-        current().setPoolable(p1);
-    }
-
-    @Override
-    public void setQueryTimeout(int p1) throws SQLException {
-        current().setQueryTimeout(p1);
-    }
-
 }
