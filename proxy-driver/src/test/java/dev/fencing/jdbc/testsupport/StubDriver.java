@@ -1,36 +1,25 @@
 package dev.fencing.jdbc.testsupport;
 
-import java.sql.Driver;
-import java.sql.DriverManager;
-import java.sql.DriverPropertyInfo;
 import java.sql.SQLException;
-import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.logging.Logger;
 
 /**
  * The driver of {@code jdbc:stub:<database>} URLs ({@code postgresql}, {@code h2} or {@code mariadb}): quiet
  * {@link StubConnection}s to no database that describe themselves as that database, so the fencing driver over
  * them takes its paths for it. Registered only on request ({@link #register()}).
  */
-public final class StubDriver implements Driver {
+public final class StubDriver extends TestDriver {
     /** A stub that describes itself as PostgreSQL. */
     public static final String URL = "jdbc:stub:postgresql";
     private static final String PREFIX = "jdbc:stub:";
     private static final Map<String, String> PRODUCTS = Map.of("postgresql", "PostgreSQL", "h2", "H2",
             "mariadb", "MariaDB");
-    private static final StubDriver INSTANCE = new StubDriver();
 
-    /** Registers the stub driver once with {@link DriverManager}. */
-    public static synchronized void register() throws SQLException {
-        for (Driver driver : Collections.list(DriverManager.getDrivers())) {
-            if (driver instanceof StubDriver) {
-                return;
-            }
-        }
-        DriverManager.registerDriver(INSTANCE);
+    /** Registers the stub driver once with {@link java.sql.DriverManager}. */
+    public static void register() throws SQLException {
+        registerOnce(new StubDriver());
     }
 
     @Override
@@ -47,30 +36,5 @@ public final class StubDriver implements Driver {
     @Override
     public boolean acceptsURL(String url) {
         return url != null && url.startsWith(PREFIX) && PRODUCTS.containsKey(database(url));
-    }
-
-    @Override
-    public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) {
-        return new DriverPropertyInfo[0];
-    }
-
-    @Override
-    public int getMajorVersion() {
-        return 1;
-    }
-
-    @Override
-    public int getMinorVersion() {
-        return 0;
-    }
-
-    @Override
-    public boolean jdbcCompliant() {
-        return false;
-    }
-
-    @Override
-    public Logger getParentLogger() {
-        return Logger.getLogger("dev.fencing.jdbc.testsupport");
     }
 }
