@@ -304,12 +304,12 @@ abstract class FencingContractTest {
             }
             assertSame(c, c.unwrap(FencedConnection.class));
             assertSame(c, c.unwrap(Connection.class));
-            refused(FencingSqlState.PROTECTED, () -> c.unwrap(vendorConnectionType()));
-            refused(FencingSqlState.PROTECTED, () -> s.unwrap(vendorStatementType()));
-            assertFalse(c.isWrapperFor(vendorConnectionType()));
+            refused(FencingSqlState.PROTECTED, () -> c.unwrap(database().vendorConnectionType()));
+            refused(FencingSqlState.PROTECTED, () -> s.unwrap(database().vendorStatementType()));
+            assertFalse(c.isWrapperFor(database().vendorConnectionType()));
         }
         try (Connection c = fenced("fencing.unwrap=allow")) {
-            assertTrue(vendorConnectionType().isInstance(c.unwrap(vendorConnectionType())),
+            assertTrue(database().vendorConnectionType().isInstance(c.unwrap(database().vendorConnectionType())),
                     "fencing.unwrap=allow is the documented escape hatch");
         }
     }
@@ -318,10 +318,6 @@ abstract class FencingContractTest {
     String quote(String name) {
         return database().mysqlFamily() ? '`' + name + '`' : '"' + name + '"';
     }
-
-    abstract Class<?> vendorConnectionType();
-
-    abstract Class<?> vendorStatementType();
 
     @Test
     void generatedKeysAndCountsEqualTheRawDriver_C8() throws Exception {

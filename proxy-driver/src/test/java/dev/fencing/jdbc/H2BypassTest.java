@@ -1,6 +1,5 @@
 package dev.fencing.jdbc;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -28,31 +27,6 @@ class H2BypassTest extends BypassTest {
     String objectsQuery() {
         return "SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE ?1"
                 + " UNION ALL SELECT INDEX_NAME FROM INFORMATION_SCHEMA.INDEXES WHERE INDEX_NAME LIKE ?1 ORDER BY 1";
-    }
-
-    @Override
-    void assertNothingWrittenInThisTransaction(Connection c) {
-        // H2 has no per-transaction write counters; the snapshot on a separate connection judges.
-    }
-
-    @Override
-    boolean supportsKeyColumnIndexes() {
-        return true;
-    }
-
-    @Override
-    Class<?> vendorConnectionType() {
-        return org.h2.jdbc.JdbcConnection.class;
-    }
-
-    @Override
-    Class<?> vendorStatementType() {
-        return org.h2.jdbc.JdbcStatement.class;
-    }
-
-    @Override
-    Class<?> vendorResultSetType() {
-        return org.h2.jdbc.JdbcResultSet.class;
     }
 
     @Override

@@ -6,14 +6,4 @@ class H2FencingContractTest extends FencingContractTest {
     TestDatabase database() {
         return TestDatabase.H2;
     }
-
-    @Override
-    Class<?> vendorConnectionType() {
-        return org.h2.jdbc.JdbcConnection.class;
-    }
-
-    @Override
-    Class<?> vendorStatementType() {
-        return org.h2.jdbc.JdbcStatement.class;
-    }
 }

@@ -16,16 +16,6 @@ class MariaDbFencingContractTest extends FencingContractTest {
         return TestDatabase.MARIADB;
     }
 
-    @Override
-    Class<?> vendorConnectionType() {
-        return org.mariadb.jdbc.Connection.class;
-    }
-
-    @Override
-    Class<?> vendorStatementType() {
-        return org.mariadb.jdbc.Statement.class;
-    }
-
     @Test
     void returningRowsComeBackAndAStaleTokenChangesNothing_C8() throws Exception {
         try (Connection c = fenced()) {

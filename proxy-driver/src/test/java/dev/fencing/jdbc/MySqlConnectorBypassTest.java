@@ -26,19 +26,4 @@ class MySqlConnectorBypassTest extends MariaDbBypassTest {
         }
         return super.adjust(path);
     }
-
-    @Override
-    Class<?> vendorConnectionType() {
-        return com.mysql.cj.jdbc.JdbcConnection.class;
-    }
-
-    @Override
-    Class<?> vendorStatementType() {
-        return com.mysql.cj.jdbc.JdbcStatement.class;
-    }
-
-    @Override
-    Class<?> vendorResultSetType() {
-        return com.mysql.cj.jdbc.result.ResultSetInternalMethods.class;
-    }
 }

@@ -7,14 +7,4 @@ class MySqlConnectorFencingContractTest extends FencingContractTest {
     TestDatabase database() {
         return TestDatabase.MYSQL;
     }
-
-    @Override
-    Class<?> vendorConnectionType() {
-        return com.mysql.cj.jdbc.JdbcConnection.class;
-    }
-
-    @Override
-    Class<?> vendorStatementType() {
-        return com.mysql.cj.jdbc.JdbcStatement.class;
-    }
 }

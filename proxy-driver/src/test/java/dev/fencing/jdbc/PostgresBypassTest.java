@@ -62,21 +62,6 @@ class PostgresBypassTest extends BypassTest {
         return false;
     }
 
-    @Override
-    Class<?> vendorConnectionType() {
-        return org.postgresql.PGConnection.class;
-    }
-
-    @Override
-    Class<?> vendorStatementType() {
-        return org.postgresql.PGStatement.class;
-    }
-
-    @Override
-    Class<?> vendorResultSetType() {
-        return org.postgresql.jdbc.PgResultSet.class;
-    }
-
     @Test
     void statementsThatChangeNoDataPassWithoutAToken_C5() throws Exception {
         String before = snapshot();

@@ -17,16 +17,6 @@ class PostgresFencingContractTest extends FencingContractTest {
         return TestDatabase.POSTGRESQL;
     }
 
-    @Override
-    Class<?> vendorConnectionType() {
-        return org.postgresql.PGConnection.class;
-    }
-
-    @Override
-    Class<?> vendorStatementType() {
-        return org.postgresql.PGStatement.class;
-    }
-
     @Test
     void returningRowsEqualTheRawDriver_C8() throws Exception {
         String rawRows;

@@ -166,6 +166,25 @@ abstract class SchemaPathTest {
         }
     }
 
+    /**
+     * Settings of the underlying driver's URL that start the session in the schema {@code empty} (created unquoted),
+     * with the tables' own schema after it on the search path.
+     */
+    abstract String[] urlSchema(String empty);
+
+    @Test
+    void aUrlSchemaWithoutTheTablesStillFindsThemThroughTheSearchPath_C7() throws Exception {
+        String empty = TestDatabase.unique("empty");
+        TestDatabase.exec(raw, "CREATE SCHEMA " + empty);
+        try {
+            FencingRefusedException e = refusedAfter(null, NEVER_ISSUED, urlSchema(empty));
+            assertEquals(FencingSqlState.TOKEN_NOT_ISSUED, e.getSQLState(), e.getMessage());
+            assertNothingChanged("URL schema");
+        } finally {
+            TestDatabase.exec(raw, "DROP SCHEMA " + empty);
+        }
+    }
+
     @Test
     void aConfiguredLeaseTableThatDoesNotExistIsAnError_C7() throws Exception {
         SQLException e = assertThrows(SQLException.class, () -> fenced(MARK, "fencing.lease.table=" + lease + "_typo"));

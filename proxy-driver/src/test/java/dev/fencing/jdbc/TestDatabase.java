@@ -39,6 +39,48 @@ public enum TestDatabase {
         return pgUrl();
     }
 
+    /** The underlying driver's own connection type, which the fencing driver's {@code unwrap} must not hand out (C5). */
+    public Class<?> vendorConnectionType() {
+        switch (this) {
+            case H2:
+                return org.h2.jdbc.JdbcConnection.class;
+            case POSTGRESQL:
+                return org.postgresql.PGConnection.class;
+            case MARIADB:
+                return org.mariadb.jdbc.Connection.class;
+            default:
+                return com.mysql.cj.jdbc.JdbcConnection.class;
+        }
+    }
+
+    /** The underlying driver's own statement type (C5). */
+    public Class<?> vendorStatementType() {
+        switch (this) {
+            case H2:
+                return org.h2.jdbc.JdbcStatement.class;
+            case POSTGRESQL:
+                return org.postgresql.PGStatement.class;
+            case MARIADB:
+                return org.mariadb.jdbc.Statement.class;
+            default:
+                return com.mysql.cj.jdbc.JdbcStatement.class;
+        }
+    }
+
+    /** The underlying driver's own result-set type (C5). */
+    public Class<?> vendorResultSetType() {
+        switch (this) {
+            case H2:
+                return org.h2.jdbc.JdbcResultSet.class;
+            case POSTGRESQL:
+                return org.postgresql.jdbc.PgResultSet.class;
+            case MARIADB:
+                return org.mariadb.jdbc.client.result.Result.class;
+            default:
+                return com.mysql.cj.jdbc.result.ResultSetInternalMethods.class;
+        }
+    }
+
     /** Whether this is the MariaDB server, through either driver. */
     public boolean mysqlFamily() {
         return this == MARIADB || this == MYSQL;

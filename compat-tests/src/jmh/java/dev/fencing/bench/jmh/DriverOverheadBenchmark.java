@@ -1,6 +1,7 @@
 package dev.fencing.bench.jmh;
 
 import dev.fencing.jdbc.Fencing;
+import dev.fencing.jdbc.testsupport.StubDriver;
 
 import java.sql.Connection;
 import java.sql.DriverManager;

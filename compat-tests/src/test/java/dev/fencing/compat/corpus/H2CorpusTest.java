@@ -1,38 +1,37 @@
 package dev.fencing.compat.corpus;
 
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-/**
- * The H2 compatibility corpus (SPEC C8): H2's own spelling of the statements legacy code sends, run on twin
- * in-memory databases through the underlying driver and through the fencing driver with a current token.
- */
-class H2CorpusTest {
-    /** Set from the measured value (see docs/compatibility.md); lower it only with a documented reason. */
-    static final double MINIMUM_PERCENT = 99.0;
-
-    static final List<String> GROUPS = List.of("dml-basics", "arrays", "merge", "views-triggers", "temp-tables",
-            "transactions", "ddl", "h2-specific", "rejected");
-
-    @Test
-    void identicalToTheUnderlyingDriver_C8() throws Exception {
-        assertIdentical(false);
+/** The H2 compatibility corpus (SPEC C8): H2's own spelling of the statements, on twin in-memory databases. */
+class H2CorpusTest extends CorpusTest {
+    @Override
+    String label() {
+        return "H2";
     }
 
-    @Test
-    void identicalToTheUnderlyingDriverWhenPrepared_C8() throws Exception {
-        assertIdentical(true);
+    @Override
+    String directory() {
+        return "h2";
     }
 
-    private static void assertIdentical(boolean prepared) throws Exception {
-        Corpus corpus = Corpus.load("h2", GROUPS);
-        CorpusRun run = CorpusRun.run(corpus, H2Twins.factory(), prepared);
-        String report = run.report("H2" + (prepared ? ", prepared statements" : ""));
-        System.out.println(report);
-        assertTrue(run.total() >= 120, "the corpus holds " + run.total() + " statements");
-        assertTrue(run.percentIdentical() >= MINIMUM_PERCENT, report);
+    @Override
+    List<String> groups() {
+        return List.of("dml-basics", "arrays", "merge", "views-triggers", "temp-tables", "transactions", "ddl",
+                "h2-specific", "rejected");
+    }
+
+    @Override
+    int minimumStatements() {
+        return 120;
+    }
+
+    @Override
+    double minimumPercent() {
+        return 99.0;
+    }
+
+    @Override
+    Twins.Factory twins() {
+        return H2Twins.factory();
     }
 }

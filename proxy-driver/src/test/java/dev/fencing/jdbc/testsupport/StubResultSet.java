@@ -1,30 +1,50 @@
-package dev.fencing.bench.jmh;
+package dev.fencing.jdbc.testsupport;
 
+import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * The one-row result of every {@link StubStatement} query: every column is 1, or {@code t1} as a string (the
- * driver reads table names, which must be identifiers); reused, so it allocates nothing.
+ * The result set of a {@link StubStatement} query: the rows of its {@link Answer}, or by default one row whose
+ * every column reads 1 ({@code getString}: {@code t1}, since the fencing driver reads table names, which must be
+ * identifiers). One per statement, reset at every query, so it allocates nothing.
  */
-final class StubResultSet implements java.sql.ResultSet {
+public final class StubResultSet implements java.sql.ResultSet {
     private final Statement statement;
-    private int remaining;
+    /** The rows; {@code null} for the default row of ones. */
+    private Object[][] rows;
+    private int row;
+    private int count;
+    private boolean wasNull;
     private boolean closed;
 
     StubResultSet(Statement statement) {
         this.statement = statement;
     }
 
-    StubResultSet reset() {
-        remaining = 1;
-        closed = false;
+    StubResultSet reset(Object[][] rows) {
+        this.rows = rows;
+        this.count = rows == null ? 1 : rows.length;
+        this.row = -1;
+        this.closed = false;
         return this;
     }
 
-    @Override public boolean next() { return remaining-- > 0; }
-    @Override public int getInt(int p1) { return 1; }
-    @Override public long getLong(int p1) { return 1; }
-    @Override public String getString(int p1) { return "t1"; }
+    private Object value(int column) throws SQLException {
+        if (row < 0 || row >= count) {
+            throw new SQLException("the stub result set is not on a row");
+        }
+        Object value = rows == null ? Integer.valueOf(1) : rows[row][column - 1];
+        wasNull = value == null;
+        return value;
+    }
+
+    @Override public boolean next() { return ++row < count; }
+    @Override public int getInt(int p1) throws SQLException { Object v = value(p1); return v == null ? 0 : ((Number) v).intValue(); }
+    @Override public long getLong(int p1) throws SQLException { Object v = value(p1); return v == null ? 0 : ((Number) v).longValue(); }
+    @Override public String getString(int p1) throws SQLException { Object v = value(p1); return rows == null ? "t1" : v == null ? null : v.toString(); }
+    @Override public boolean getBoolean(int p1) throws SQLException { Object v = value(p1); return v instanceof Boolean b ? b : v != null && ((Number) v).intValue() != 0; }
+    @Override public Object getObject(int p1) throws SQLException { return value(p1); }
+    @Override public boolean wasNull() { return wasNull; }
     @Override public Statement getStatement() { return statement; }
     @Override public boolean isClosed() { return closed; }
     @Override public void close() { closed = true; }
@@ -51,7 +71,6 @@ final class StubResultSet implements java.sql.ResultSet {
     @Override public java.sql.Blob getBlob(java.lang.String p1) { return null; }
     @Override public java.sql.Blob getBlob(int p1) { return null; }
     @Override public boolean getBoolean(java.lang.String p1) { return false; }
-    @Override public boolean getBoolean(int p1) { return false; }
     @Override public byte getByte(java.lang.String p1) { return 0; }
     @Override public byte getByte(int p1) { return 0; }
     @Override public byte[] getBytes(java.lang.String p1) { return null; }
@@ -87,7 +106,6 @@ final class StubResultSet implements java.sql.ResultSet {
     @Override public java.lang.Object getObject(java.lang.String p1) { return null; }
     @Override public <T> T getObject(int p1, java.lang.Class<T> p2) { return null; }
     @Override public java.lang.Object getObject(int p1, java.util.Map<java.lang.String, java.lang.Class<?>> p2) { return null; }
-    @Override public java.lang.Object getObject(int p1) { return null; }
     @Override public java.sql.Ref getRef(java.lang.String p1) { return null; }
     @Override public java.sql.Ref getRef(int p1) { return null; }
     @Override public int getRow() { return 0; }
@@ -213,5 +231,4 @@ final class StubResultSet implements java.sql.ResultSet {
     @Override public void updateTime(int p1, java.sql.Time p2) {}
     @Override public void updateTimestamp(java.lang.String p1, java.sql.Timestamp p2) {}
     @Override public void updateTimestamp(int p1, java.sql.Timestamp p2) {}
-    @Override public boolean wasNull() { return false; }
 }
