@@ -20,6 +20,9 @@ final class FencedResultSet extends PassThroughResultSet {
         this.owner = owner;
     }
 
+    /** What the audit report names for a row change. */
+    private static final String ROW_CHANGE = "updatable ResultSet: insertRow/updateRow/deleteRow";
+
     @Override
     public Statement getStatement() {
         return owner;
@@ -27,7 +30,7 @@ final class FencedResultSet extends PassThroughResultSet {
 
     @Override
     public void insertRow() throws SQLException {
-        connection.runFenced(() -> {
+        connection.execution().afterLock(ROW_CHANGE, () -> {
             delegate.insertRow();
             return Boolean.TRUE;
         });
@@ -35,7 +38,7 @@ final class FencedResultSet extends PassThroughResultSet {
 
     @Override
     public void updateRow() throws SQLException {
-        connection.runFenced(() -> {
+        connection.execution().afterLock(ROW_CHANGE, () -> {
             delegate.updateRow();
             return Boolean.TRUE;
         });
@@ -43,7 +46,7 @@ final class FencedResultSet extends PassThroughResultSet {
 
     @Override
     public void deleteRow() throws SQLException {
-        connection.runFenced(() -> {
+        connection.execution().afterLock(ROW_CHANGE, () -> {
             delegate.deleteRow();
             return Boolean.TRUE;
         });

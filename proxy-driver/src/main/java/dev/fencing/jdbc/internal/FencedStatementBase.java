@@ -1,5 +1,7 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.sql.Analysis;
+
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -7,8 +9,9 @@ import java.sql.SQLWarning;
 import java.sql.Statement;
 
 /**
- * What plain, prepared and callable fenced statements share: the owning connection, result accessors that
- * never hand out raw objects, and the result of a {@code SET fencing.*} that was handled without the database.
+ * What plain, prepared and callable fenced statements share: the owning connection, the one way they execute
+ * (through the connection's {@link FencedExecution}), result accessors that never hand out raw objects, and the
+ * result of a {@code SET fencing.*} that was handled without the database.
  */
 abstract class FencedStatementBase implements Statement {
     final FencedConnectionImpl connection;
@@ -26,9 +29,18 @@ abstract class FencedStatementBase implements Statement {
         localCount = -2;
     }
 
-    final Object handledLocally(Exec exec) throws SQLException {
-        localCount = 0;
-        return exec.local();
+    /**
+     * Runs one execution through the connection's {@link FencedExecution} on {@code route}, and remembers whether
+     * its result came from the database or was made here ({@code SET fencing.*}).
+     */
+    final Object execute(StatementRouter.Route route, String sql, Analysis analysis, Exec exec,
+                         FencedExecution.Send send) throws SQLException {
+        resultFromDatabase();
+        Object result = connection.execution().run(route, sql, analysis, exec, send);
+        if (route == StatementRouter.Route.SETTING) {
+            localCount = 0;
+        }
+        return result;
     }
 
     final ResultSet wrap(ResultSet rs) {
