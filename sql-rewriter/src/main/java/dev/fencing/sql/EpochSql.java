@@ -10,8 +10,18 @@ import java.util.List;
  * ({@code resource} primary key, {@code epoch} the high-water mark); a missing row means the mark is 0.
  */
 public final class EpochSql {
-    /** The value the prefix guard fails to cast when the token is not current; its error names this text. */
-    public static final String GUARD_FAILURE_MARKER = "fencing_guard_failed";
+    /**
+     * The SQLState the PostgreSQL guard function raises when the mark is above the token (stale); its DETAIL field
+     * is the mark. Only the guard raises it, ahead of the caller's text: the driver turns it into its stale refusal
+     * and it never reaches the caller as it is.
+     */
+    public static final String GUARD_STALE_STATE = "ZFG01";
+
+    /**
+     * The SQLState the PostgreSQL guard function raises when the mark is below the token or missing (behind): the
+     * mark must be raised first. Never reaches the caller as it is.
+     */
+    public static final String GUARD_BEHIND_STATE = "ZFG02";
 
     /**
      * The SQLState the database's own protection of the epoch table raises when a write would lower, delete,
@@ -26,12 +36,16 @@ public final class EpochSql {
     /** The H2 trigger class that protects the marks; H2 runs it in-process (an H2 server needs the jar). */
     public static final String H2_TRIGGER_CLASS = "dev.fencing.jdbc.H2EpochTrigger";
 
+    /** The start of the name of a PostgreSQL guard function; the rest names its epoch table. */
+    private static final String GUARD_FUNCTION_PREFIX = "fencing_guard_";
+
     /**
-     * Lower-case parts of the names of every object that protects the marks (PostgreSQL's function and triggers,
-     * H2's trigger class and foreign key, MariaDB's two triggers): DDL naming one is a write to the epoch table.
+     * Lower-case parts of the names of every object that protects the marks (PostgreSQL's function and triggers and
+     * its guard function, H2's trigger class and foreign key, MariaDB's two triggers): DDL naming one is a write to
+     * the epoch table.
      */
     public static final List<String> PROTECTION_NAMES = List.of("fencing_protect_", "fencing_no_truncate",
-            "h2epochtrigger", "fencing_upd_", "fencing_del_");
+            "h2epochtrigger", "fencing_upd_", "fencing_del_", GUARD_FUNCTION_PREFIX);
 
     /** The PostgreSQL trigger function (created in the epoch table's schema) and the names of its two triggers. */
     private static final String PG_FUNCTION = "fencing_protect_mark";
@@ -76,21 +90,55 @@ public final class EpochSql {
 
     /**
      * The guard statement sent ahead of the caller's untouched text, in the same round trip and the same
-     * transaction: it share-locks the epoch row when the mark equals the token and otherwise raises an error whose
-     * message names {@link #GUARD_FAILURE_MARKER} and why ({@code stale <mark>} when the mark is above the token,
-     * {@code behind} when it is below or missing), so nothing after it runs. {@code null} where the dialect has no
-     * single round trip for two statements.
+     * transaction: it calls the epoch table's guard function ({@link #protect()} creates it), which share-locks the
+     * epoch row when the mark equals the token and otherwise raises {@link #GUARD_STALE_STATE} (the mark is above the
+     * token; the mark in the error's DETAIL) or {@link #GUARD_BEHIND_STATE} (below or missing), so nothing after it
+     * runs. {@code null} where the dialect has no single round trip for two statements.
      */
     public GuardedSql prefixGuard() {
         if (dialect != Dialect.POSTGRESQL) {
             return null;
         }
-        return new GuardedSql("SELECT CAST(COALESCE((SELECT CASE WHEN epoch " + dialect.op("=") + " ? THEN '1' ELSE '"
-                + GUARD_FAILURE_MARKER + " stale ' " + dialect.op("||") + " epoch END FROM " + table + " WHERE resource "
-                + dialect.op("=") + " ? AND epoch " + dialect.op(">=") + " ?" + queueShared() + " "
-                + dialect.rowLockClause() + "), '"
-                + GUARD_FAILURE_MARKER + " behind') AS integer)",
-                List.of(GuardedSql.Marker.TOKEN, GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN));
+        return new GuardedSql("SELECT " + guardFunction() + "(CAST(? AS pg_catalog.text), CAST(? AS pg_catalog.int8))",
+                List.of(GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN));
+    }
+
+    /**
+     * The guard function's name, qualified like the epoch table: {@code fencing_guard_} and the table's name, cut to
+     * PostgreSQL's 63 bytes with a hash of the whole name so that two long table names never share one function.
+     */
+    private String guardFunction() {
+        String tableName = epochTable.storedTable(dialect);
+        String name = GUARD_FUNCTION_PREFIX + tableName; // table names are ASCII identifiers (EpochTable)
+        if (name.length() > 63) {
+            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+            crc.update(tableName.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            name = name.substring(0, 54) + String.format("_%08x", crc.getValue());
+        }
+        return epochTable.renderSchemaPrefix(dialect) + dialect.quoteExact(name);
+    }
+
+    /**
+     * The body of the guard function: the same locking read as {@link #lockAtLeast()}, then a verdict raised with a
+     * state of its own. Its search_path is pinned to {@code pg_catalog} and the table is qualified, so no session
+     * setting changes what it reads or how it compares; validate compares the stored body with this one.
+     */
+    private String guardBody() {
+        return "\nDECLARE\n"
+                + "  found_mark bigint;\n"
+                + "BEGIN\n"
+                + "  SELECT epoch INTO found_mark FROM " + table + " WHERE resource = resource_name AND epoch >= token"
+                + " AND pg_advisory_xact_lock_shared(" + ADVISORY_CLASS + ", hashtext(resource)) IS NOT NULL FOR SHARE;\n"
+                + "  IF found_mark IS NULL THEN\n"
+                + "    RAISE EXCEPTION 'fencing: the high-water mark of resource % is below token %', resource_name, token"
+                + " USING ERRCODE = '" + GUARD_BEHIND_STATE + "';\n"
+                + "  ELSIF found_mark <> token THEN\n"
+                + "    RAISE EXCEPTION 'fencing: stale token % for resource %: the resource has accepted token %', token,"
+                + " resource_name, found_mark USING ERRCODE = '" + GUARD_STALE_STATE + "', DETAIL = CAST(found_mark AS"
+                + " text);\n"
+                + "  END IF;\n"
+                + "  RETURN 1;\n"
+                + "END\n";
     }
 
     /**
@@ -241,6 +289,9 @@ public final class EpochSql {
                         "CREATE OR REPLACE FUNCTION " + function + "() RETURNS trigger LANGUAGE plpgsql"
                                 + " SET search_path = pg_catalog AS $fencing$"
                                 + PG_FUNCTION_BODY + "$fencing$",
+                        "CREATE OR REPLACE FUNCTION " + guardFunction() + "(resource_name text, token bigint)"
+                                + " RETURNS integer LANGUAGE plpgsql VOLATILE SECURITY INVOKER"
+                                + " SET search_path = pg_catalog AS $fencing$" + guardBody() + "$fencing$",
                         "CREATE OR REPLACE TRIGGER " + dialect.quoteExact(PG_ROW_TRIGGER) + " BEFORE UPDATE OR DELETE ON "
                                 + table + " FOR EACH ROW EXECUTE FUNCTION " + function + "()",
                         "CREATE OR REPLACE TRIGGER " + dialect.quoteExact(PG_TRUNCATE_TRIGGER) + " BEFORE TRUNCATE ON "
@@ -294,7 +345,10 @@ public final class EpochSql {
                         + " WHERE t.tgrelid = CAST(? AS regclass) AND t.tgenabled IN ('O', 'A')"
                         + " AND t.tgqual IS NULL AND cardinality(CAST(t.tgattr AS int2[])) = 0"
                         + " AND p.prosrc = ? AND p.prolang = (SELECT oid FROM pg_catalog.pg_language WHERE lanname = 'plpgsql')"
-                        + " AND p.proconfig = ARRAY['search_path=pg_catalog']";
+                        + " AND p.proconfig = ARRAY['search_path=pg_catalog']"
+                        + " AND EXISTS (SELECT 1 FROM pg_catalog.pg_proc g WHERE g.oid = pg_catalog.to_regprocedure(?)"
+                        + " AND g.prosrc = ? AND g.prolang = p.prolang AND g.provolatile = 'v' AND NOT g.prosecdef"
+                        + " AND g.proconfig = ARRAY['search_path=pg_catalog'])";
             case H2:
                 return "SELECT CASE WHEN (SELECT COUNT(DISTINCT EVENT_MANIPULATION) FROM INFORMATION_SCHEMA.TRIGGERS"
                         + " WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ? AND ACTION_TIMING = 'BEFORE'"
@@ -322,7 +376,7 @@ public final class EpochSql {
         String tableName = epochTable.storedTable(dialect);
         switch (dialect) {
             case POSTGRESQL:
-                return List.of(table, PG_FUNCTION_BODY);
+                return List.of(table, PG_FUNCTION_BODY, guardFunction() + "(text,bigint)", guardBody());
             case H2:
                 return List.of(schema, tableName, H2_TRIGGER_CLASS, schema, tableName);
             case MARIADB:

@@ -22,10 +22,12 @@ class EpochTableTest {
     @Test
     void everyStatementAboutAResolvedTableNamesItQualified_C9() {
         EpochSql sql = new EpochSql(Dialect.POSTGRESQL, EpochTable.resolved("app", "fencing_epoch"));
-        for (String text : new String[] {sql.prefixGuard().sql(), sql.lockAtLeast(), sql.advance(),
-                sql.raise(), sql.insertFirst(), sql.readMark(), sql.validateTable()}) {
+        for (String text : new String[] {sql.lockAtLeast(), sql.advance(), sql.raise(), sql.insertFirst(),
+                sql.readMark(), sql.validateTable(), sql.protect().get(1)}) {
             assertTrue(text.contains("\"app\".\"fencing_epoch\""), text);
         }
+        assertTrue(sql.prefixGuard().sql().contains("\"app\".\"fencing_guard_fencing_epoch\""), "the guard's function"
+                + " lives beside the table and reads it qualified: " + sql.prefixGuard());
         LeaseSql lease = new LeaseSql(Dialect.H2, EpochTable.resolved("APP", "FENCING_LEASE"));
         assertTrue(lease.lockIssued().contains("\"APP\".\"FENCING_LEASE\""), lease.lockIssued());
         assertEquals("APP", lease.tableExistsSchema());
@@ -45,7 +47,8 @@ class EpochTableTest {
     @Test
     void protectionIsOneStatementListPerDialectAndNoneForGeneric_C9() {
         EpochTable table = EpochTable.resolved("s", "fencing_epoch");
-        assertEquals(3, new EpochSql(Dialect.POSTGRESQL, table).protect().size());
+        assertEquals(4, new EpochSql(Dialect.POSTGRESQL, table).protect().size(), "protection function, guard"
+                + " function, two triggers");
         assertEquals(2, new EpochSql(Dialect.H2, table).protect().size());
         assertEquals(2, new EpochSql(Dialect.MARIADB, table).protect().size());
         assertTrue(new EpochSql(Dialect.GENERIC, table).protect().isEmpty());

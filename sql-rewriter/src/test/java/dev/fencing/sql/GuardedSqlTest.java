@@ -15,19 +15,46 @@ class GuardedSqlTest {
     private final EpochSql pg = new EpochSql(Dialect.POSTGRESQL, EpochTable.of("fencing_epoch"));
 
     @Test
-    void thePrefixGuardLocksAtTheTokenAndNamesWhyItFails_C9() {
+    void thePrefixGuardCallsTheTablesGuardFunctionWithTypedArguments_C9() {
         GuardedSql guard = pg.prefixGuard();
-        assertEquals(List.of(GuardedSql.Marker.TOKEN, GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN),
-                guard.markers());
-        assertEquals("SELECT CAST(COALESCE((SELECT CASE WHEN epoch OPERATOR(pg_catalog.=) 42 THEN '1' ELSE"
-                + " 'fencing_guard_failed stale ' OPERATOR(pg_catalog.||) epoch END FROM \"fencing_epoch\" WHERE resource"
-                + " OPERATOR(pg_catalog.=) 'billing-shard-3' AND epoch OPERATOR(pg_catalog.>=) 42 AND"
-                + " pg_catalog.pg_advisory_xact_lock_shared(1178947139, pg_catalog.hashtext(resource)) IS NOT NULL"
-                + " FOR SHARE),"
-                + " 'fencing_guard_failed behind') AS integer)", guard.withLiterals("billing-shard-3", 42),
-                "pg_catalog's operators, whatever the session's search_path");
+        assertEquals(List.of(GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN), guard.markers());
+        assertEquals("SELECT \"fencing_guard_fencing_epoch\"(CAST('billing-shard-3' AS pg_catalog.text),"
+                + " CAST(42 AS pg_catalog.int8))", guard.withLiterals("billing-shard-3", 42),
+                "pg_catalog's types, whatever the session's search_path");
+        EpochSql qualified = new EpochSql(Dialect.POSTGRESQL, EpochTable.resolved("app", "fencing_epoch"));
+        assertTrue(qualified.prefixGuard().sql().startsWith("SELECT \"app\".\"fencing_guard_fencing_epoch\"("),
+                "the guard function is named in the epoch table's schema: " + qualified.prefixGuard());
         assertNull(new EpochSql(Dialect.H2, EpochTable.of("fencing_epoch")).prefixGuard(),
                 "H2 runs no two statements in one round trip: it locks first");
+    }
+
+    @Test
+    void aLongTableNameGetsAGuardFunctionOfItsOwnWithinPostgresLimit() {
+        String a = "t".repeat(60) + "a";
+        String b = "t".repeat(60) + "b";
+        String guardA = new EpochSql(Dialect.POSTGRESQL, EpochTable.of(a)).prefixGuard().sql();
+        String guardB = new EpochSql(Dialect.POSTGRESQL, EpochTable.of(b)).prefixGuard().sql();
+        String nameA = guardA.substring(guardA.indexOf('"') + 1, guardA.indexOf('"', guardA.indexOf('"') + 1));
+        String nameB = guardB.substring(guardB.indexOf('"') + 1, guardB.indexOf('"', guardB.indexOf('"') + 1));
+        assertEquals(63, nameA.length(), nameA);
+        assertTrue(nameA.startsWith("fencing_guard_ttt"), nameA);
+        assertFalse(nameA.equals(nameB), "two long table names that share a prefix must not share a guard: " + nameA);
+    }
+
+    @Test
+    void theGuardFunctionIsCreatedWithTheProtectionAndCheckedWithIt_C9() {
+        EpochSql qualified = new EpochSql(Dialect.POSTGRESQL, EpochTable.resolved("app", "fencing_epoch"));
+        String create = qualified.protect().stream().filter(s -> s.contains("fencing_guard_")).findFirst().orElseThrow();
+        assertTrue(create.startsWith("CREATE OR REPLACE FUNCTION \"app\".\"fencing_guard_fencing_epoch\"(resource_name"
+                + " text, token bigint) RETURNS integer LANGUAGE plpgsql VOLATILE SECURITY INVOKER SET search_path ="
+                + " pg_catalog"), create);
+        assertTrue(create.contains("USING ERRCODE = '" + EpochSql.GUARD_STALE_STATE + "', DETAIL = CAST(found_mark AS"
+                + " text)") && create.contains("USING ERRCODE = '" + EpochSql.GUARD_BEHIND_STATE + "'"), create);
+        assertTrue(create.contains("FOR SHARE"), create);
+        long markers = qualified.protectionCheck().chars().filter(c -> c == '?').count();
+        assertEquals(qualified.protectionParameters().size(), markers, "one parameter per marker of the check");
+        assertTrue(qualified.protectionParameters().contains("\"app\".\"fencing_guard_fencing_epoch\"(text,bigint)"));
+        assertTrue(EpochSql.PROTECTION_NAMES.contains("fencing_guard_"), "DDL on the guard function writes the fence");
     }
 
     @Test

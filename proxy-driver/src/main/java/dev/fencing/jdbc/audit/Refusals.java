@@ -45,9 +45,11 @@ public final class Refusals {
                 resource, 0, -1);
     }
 
+    /** {@code highWaterMark} is negative when the guard could not say it (the mark is above the token). */
     public static FencingRefusedException stale(String resource, long token, long highWaterMark) {
         return new FencingRefusedException("fencing: stale token " + token + " for resource '" + resource
-                + "': the resource has accepted token " + highWaterMark + "; nothing was changed",
+                + "': the resource has accepted " + (highWaterMark < 0 ? "a newer token" : "token " + highWaterMark)
+                + "; nothing was changed",
                 "stale token for resource '" + resource + "' (a newer owner has written)", FencingSqlState.STALE_TOKEN,
                 resource, token, highWaterMark);
     }
@@ -79,6 +81,52 @@ public final class Refusals {
         return new FencingRefusedException("fencing: the " + kind + " table '" + table
                 + "' cannot be changed through the fencing driver", "writes the " + kind + " table '" + table + "'",
                 FencingSqlState.PROTECTED, null, 0, -1);
+    }
+
+    // ---- statements refused while they are classified (StatementRouter) or run (FencedExecution) ----------------
+
+    /** A prepared text whose '?' in a string or comment a client-side interpolating driver could take for a marker. */
+    public static FencingRefusedException questionMarkInText() {
+        return cannotGuard("a prepared text with a '?' inside a string, a quoted name or a comment, and a driver that"
+                + " puts parameter values into the text itself (MariaDB/MySQL Connector/J, pgjdbc's simple query mode),"
+                + " which may take it for a placeholder: write the character another way (CHAR(63), chr(63)) or use"
+                + " server-side prepared statements");
+    }
+
+    /** MariaDB/MySQL: a change of the client character set to one in which a quote can be part of a character. */
+    public static FencingRefusedException clientCharset() {
+        return cannotGuard("a change of the client character set (SET NAMES, SET CHARACTER SET, character_set_client)"
+                + " to anything but utf8mb4, utf8mb3, utf8, latin1 or ascii: the driver reads SQL in the connection's"
+                + " character set; set it in the URL");
+    }
+
+    /** Two-phase commit under the session fence. */
+    public static FencingRefusedException prepareTransactionUnderSessionFence() {
+        return cannotGuard("PREPARE TRANSACTION with " + FencingProperty.GUARD.getName() + "=session: a prepared"
+                + " transaction outlives the session an epoch change ends, so its writes could commit after the new"
+                + " mark");
+    }
+
+    /** A text of several statements, one of which may commit on its own between the others. */
+    public static FencingRefusedException textMayEndTransaction() {
+        return cannotGuard("several statements in one text, one of which may end the transaction (DDL commits on its"
+                + " own here): send them as separate statements");
+    }
+
+    /** Transaction control or {@code SET fencing.*} added to a batch. */
+    public static FencingRefusedException notInBatch() {
+        return cannotGuard("transaction control and SET fencing.* cannot be part of a batch");
+    }
+
+    /** A batch that writes and holds a statement that may commit on its own between the others. */
+    public static FencingRefusedException batchMayEndTransaction() {
+        return cannotGuard("a batch that writes and holds a statement that may end the transaction (DDL commits on"
+                + " its own here): run that statement on its own");
+    }
+
+    /** {@code addBatch(String)} on a prepared statement. */
+    public static FencingRefusedException textInPreparedBatch() {
+        return cannotGuard("addBatch(String) on a PreparedStatement: the text would join the batch unanalysed");
     }
 
     public static FencingRefusedException unwrapRefused(Class<?> type) {

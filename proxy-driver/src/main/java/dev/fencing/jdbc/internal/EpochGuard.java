@@ -202,7 +202,11 @@ final class EpochGuard {
     }
 
     private FencingRefusedException stale(String resource, long token, long mark) {
-        committedMarks.put(resource, mark);
+        if (mark >= 0) {
+            committedMarks.put(resource, mark);
+        } else {
+            committedMarks.remove(resource);
+        }
         return Refusals.stale(resource, token, mark);
     }
 

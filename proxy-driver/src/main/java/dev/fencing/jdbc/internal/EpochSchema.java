@@ -111,8 +111,10 @@ final class EpochSchema {
         }
         SQLException missing = Settings.configuration("the epoch table " + sql.table() + " lacks the database's own"
                 + " protection of its high-water marks (triggers that refuse lowering, deleting or truncating a mark,"
-                + " whatever client writes it)" + (failure == null ? "" : " and it could not be added: "
-                + failure.getMessage()) + ". Add it with: " + String.join("; ", statements)
+                + " whatever client writes it" + (sql.prefixGuard() == null ? "" : "; and the guard function every"
+                + " guarded statement calls, new in this version") + ")"
+                + (failure == null ? "" : " and it could not be added: " + failure.getMessage())
+                + ". Add it with: " + String.join("; ", statements)
                 + " -- or connect once with fencing.schema=create, or run fencing init");
         if (failure != null) {
             missing.initCause(failure);

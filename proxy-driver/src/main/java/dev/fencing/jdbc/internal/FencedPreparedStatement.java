@@ -2,7 +2,6 @@ package dev.fencing.jdbc.internal;
 
 import dev.fencing.jdbc.audit.Refusals;
 import dev.fencing.sql.Analysis;
-import dev.fencing.sql.GuardedSql;
 
 import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;
@@ -33,7 +32,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
 
     private final String sql;
     private final Analysis analysis;
-    private final FencedConnectionImpl.Route route;
+    private final StatementRouter.Route route;
     private final Preparer preparer;
     private final boolean prefixable;
     private final ParameterBindings bindings = new ParameterBindings();
@@ -41,19 +40,18 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
     private final List<Option> options = new ArrayList<>(2);
     private Statement current;
     private boolean closed;
-    private boolean batchNeedsGuard;
-    private int batchSize;
+    private final FencedExecution.Batch batch = new FencedExecution.Batch();
 
     FencedPreparedStatement(FencedConnectionImpl connection, String sql, Analysis analysis, boolean keysRequested,
                             Preparer preparer) throws SQLException {
         super(connection);
         this.sql = sql;
         this.analysis = analysis;
-        this.route = connection.route(sql, analysis);
+        this.route = connection.router().route(sql, analysis);
         this.preparer = preparer;
-        this.prefixable = connection.prefixable(analysis, keysRequested) && formsAllowed();
+        this.prefixable = connection.execution().prefixable(analysis, keysRequested) && formsAllowed();
         // A SET fencing.* is never sent; a plain statement stands in to answer warnings, options and close.
-        current = route == FencedConnectionImpl.Route.SETTING ? connection.raw().createStatement() : form(primaryForm());
+        current = route == StatementRouter.Route.SETTING ? connection.raw().createStatement() : form(primaryForm());
     }
 
     /** Forms this statement may take; a callable statement has only its untouched form. */
@@ -62,7 +60,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
     }
 
     private Form primaryForm() {
-        return route == FencedConnectionImpl.Route.GUARD && prefixable ? Form.PREFIXED : Form.UNTOUCHED;
+        return route == StatementRouter.Route.GUARD && prefixable ? Form.PREFIXED : Form.UNTOUCHED;
     }
 
     private PreparedStatement form(Form form) throws SQLException {
@@ -78,25 +76,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
     }
 
     private String text(Form form) throws SQLException {
-        return form == Form.PREFIXED ? FencedConnectionImpl.guardAhead(connection.prefixGuard().sql(), sql) : sql;
-    }
-
-    /** Binds the caller's parameters, after the guard's own markers where the guard is ahead of the text. */
-    private void bindFor(PreparedStatement statement, Form form, String resource, long token) throws SQLException {
-        if (form != Form.PREFIXED) {
-            bindings.applyTo(statement, index -> index);
-            return;
-        }
-        List<GuardedSql.Marker> markers = connection.prefixGuard().markers();
-        for (int i = 0; i < markers.size(); i++) {
-            if (markers.get(i) == GuardedSql.Marker.RESOURCE) {
-                statement.setString(i + 1, resource);
-            } else {
-                statement.setLong(i + 1, token);
-            }
-        }
-        int shift = markers.size();
-        bindings.applyTo(statement, index -> index + shift);
+        return form == Form.PREFIXED ? connection.execution().preparedWithGuard(sql) : sql;
     }
 
     @Override
@@ -104,47 +84,51 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
         return current;
     }
 
+    /**
+     * One execution: the route decided at prepare, checked again right before sending (what a name means may change
+     * after prepare), run by the connection's {@link FencedExecution} with this statement's {@link Send}.
+     */
     private Object run(Exec exec) throws SQLException {
-        resultFromDatabase();
-        switch (route) {
-            case PASS:
-                connection.beforeRead();
-                return untouched(exec);
-            case TRANSACTION_CONTROL:
-                return untouched(exec);
-            case SETTING:
-                connection.applySetting(analysis);
-                return handledLocally(exec);
-            default:
-                // Decided at each execution, right before sending: what a name means may change after prepare.
-                return connection.reachesNothingShared(sql, analysis) ? untouched(exec) : guarded(exec);
+        StatementRouter.Route now = connection.router().routeNow(sql, analysis, route);
+        return execute(now, sql, analysis, exec, new Forms(exec));
+    }
+
+    /** This statement's way of sending itself: the untouched form, or the prefixed one with the guard bound ahead. */
+    private final class Forms implements FencedExecution.Send {
+        private final Exec exec;
+
+        Forms(Exec exec) {
+            this.exec = exec;
         }
-    }
 
-    private Object untouched(Exec exec) throws SQLException {
-        PreparedStatement untouched = form(Form.UNTOUCHED);
-        bindFor(untouched, Form.UNTOUCHED, null, 0);
-        current = untouched;
-        return exec.run(untouched);
-    }
+        @Override
+        public Object untouched() throws SQLException {
+            PreparedStatement untouched = form(Form.UNTOUCHED);
+            bindings.applyTo(untouched, index -> index);
+            current = untouched;
+            return exec.run(untouched);
+        }
 
-    private Object guarded(Exec exec) throws SQLException {
-        // Stream parameters can be read once: such a statement is sent once, after the guard has decided.
-        return connection.fence(sql, prefixable, !bindings.hasStreams(), new EpochGuard.Call<>() {
-            @Override
-            public Object withGuard(String r, long t) throws SQLException {
-                PreparedStatement prefixed = form(Form.PREFIXED);
-                bindFor(prefixed, Form.PREFIXED, r, t);
-                current = prefixed;
-                prefixed.execute();
-                return exec.afterPrefixGuard(prefixed);
-            }
+        @Override
+        public Object withGuardAhead(FencedExecution.GuardAhead guard) throws SQLException {
+            PreparedStatement prefixed = form(Form.PREFIXED);
+            int shift = guard.bind(prefixed);
+            bindings.applyTo(prefixed, index -> index + shift);
+            current = prefixed;
+            prefixed.execute();
+            return exec.afterPrefixGuard(prefixed);
+        }
 
-            @Override
-            public Object untouched() throws SQLException {
-                return FencedPreparedStatement.this.untouched(exec);
-            }
-        });
+        @Override
+        public boolean canCarryGuard() {
+            return prefixable;
+        }
+
+        /** Stream parameters can be read once: such a statement is sent once, after the guard has decided. */
+        @Override
+        public boolean repeatable() {
+            return !bindings.hasStreams();
+        }
     }
 
     @Override
@@ -169,21 +153,11 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
 
     @Override
     public void addBatch() throws SQLException {
-        switch (route) {
-            case PASS:
-                break;
-            case GUARD:
-                batchNeedsGuard = true;
-                break;
-            default:
-                connection.refuse(Refusals.cannotGuard("transaction control and SET fencing.* cannot be part of a batch"),
-                        sql);
-                break;
-        }
+        StatementRouter.Route inBatch = connection.router().routeInBatch(sql, analysis);
         PreparedStatement untouched = form(Form.UNTOUCHED);
-        bindFor(untouched, Form.UNTOUCHED, null, 0);
+        bindings.applyTo(untouched, index -> index);
         untouched.addBatch();
-        batchSize++;
+        batch.add(sql, analysis, inBatch);
     }
 
     @Override
@@ -191,8 +165,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
         if (forms[Form.UNTOUCHED.ordinal()] != null) {
             forms[Form.UNTOUCHED.ordinal()].clearBatch();
         }
-        batchNeedsGuard = false;
-        batchSize = 0;
+        batch.clear();
     }
 
     @Override
@@ -211,19 +184,10 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
         PreparedStatement untouched = form(Form.UNTOUCHED);
         current = untouched;
         try {
-            FencedConnectionImpl.Action<Object> batch = () -> large ? untouched.executeLargeBatch()
-                    : untouched.executeBatch();
-            if (!batchNeedsGuard) {
-                return batch.run();
-            }
-            if (connection.commitsBetween(batchSize, analysis.mayEndTransaction())) {
-                connection.refuse(Refusals.cannotGuard("a batch of a statement that may end the transaction (DDL"
-                        + " commits on its own here): run it once per execute"), sql);
-            }
-            return connection.runFenced(sql, batch);
+            return connection.execution().batch(batch, () -> large ? untouched.executeLargeBatch()
+                    : untouched.executeBatch());
         } finally {
-            batchNeedsGuard = false;
-            batchSize = 0;
+            batch.clear();
             untouched.clearBatch();
         }
     }
@@ -261,7 +225,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
 
     private void option(Option option) throws SQLException {
         options.add(option);
-        if (route == FencedConnectionImpl.Route.SETTING) {
+        if (route == StatementRouter.Route.SETTING) {
             option.apply(current);
         }
         for (PreparedStatement statement : forms) {
@@ -325,7 +289,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
     public void close() throws SQLException {
         closed = true;
         SQLException failure = null;
-        if (route == FencedConnectionImpl.Route.SETTING) {
+        if (route == StatementRouter.Route.SETTING) {
             current.close();
         }
         for (PreparedStatement statement : forms) {
@@ -361,11 +325,11 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
                     dev.fencing.jdbc.FencingSqlState.CANNOT_GUARD);
         }
         Statement raw = current;
-        Analysis text = connection.analyze(sql);
-        if (connection.route(sql, text) != FencedConnectionImpl.Route.GUARD) {
+        Analysis text = connection.router().analyze(sql);
+        if (connection.router().route(sql, text) != StatementRouter.Route.GUARD) {
             return exec.run(raw, sql, keys);
         }
-        return connection.runFenced(sql, () -> exec.run(raw, sql, keys));
+        return connection.execution().afterLock(sql, () -> exec.run(raw, sql, keys));
     }
 
     @Override
@@ -421,8 +385,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
     /** Refused by the fence: a driver that queued the text would run it with the batch, unanalysed. */
     @Override
     public void addBatch(String sql) throws SQLException {
-        connection.refuse(Refusals.cannotGuard("addBatch(String) on a PreparedStatement: the text would join the"
-                + " batch unanalysed"), sql);
+        connection.router().refuseTextInPreparedBatch(sql);
         current.addBatch(sql);
     }
 }

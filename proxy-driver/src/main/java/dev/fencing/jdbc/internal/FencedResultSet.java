@@ -26,6 +26,9 @@ final class FencedResultSet extends PassThroughResultSet {
         return delegate;
     }
 
+    /** What the audit report names for a row change. */
+    private static final String ROW_CHANGE = "updatable ResultSet: insertRow/updateRow/deleteRow";
+
     @Override
     public Statement getStatement() {
         return owner;
@@ -33,7 +36,7 @@ final class FencedResultSet extends PassThroughResultSet {
 
     @Override
     public void insertRow() throws SQLException {
-        connection.runFenced(() -> {
+        connection.execution().afterLock(ROW_CHANGE, () -> {
             delegate.insertRow();
             return Boolean.TRUE;
         });
@@ -41,7 +44,7 @@ final class FencedResultSet extends PassThroughResultSet {
 
     @Override
     public void updateRow() throws SQLException {
-        connection.runFenced(() -> {
+        connection.execution().afterLock(ROW_CHANGE, () -> {
             delegate.updateRow();
             return Boolean.TRUE;
         });
@@ -49,7 +52,7 @@ final class FencedResultSet extends PassThroughResultSet {
 
     @Override
     public void deleteRow() throws SQLException {
-        connection.runFenced(() -> {
+        connection.execution().afterLock(ROW_CHANGE, () -> {
             delegate.deleteRow();
             return Boolean.TRUE;
         });

@@ -6,21 +6,15 @@ import dev.fencing.sql.Analysis;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.LinkedHashSet;
-import java.util.Set;
 
 /**
- * A plain {@link Statement} of the fencing driver: each text is analysed (cached), mutations run through the
- * {@link EpochGuard} (on PostgreSQL with the guard statement, its values written as literals, ahead of the caller's
- * untouched text), everything else passes through.
+ * A plain {@link Statement} of the fencing driver: each text is decided by the connection's {@link StatementRouter}
+ * and run by its {@link FencedExecution}, sent as it is or, for a mutation on PostgreSQL, with the guard statement
+ * (its values written as literals) ahead of the caller's untouched text.
  */
 final class FencedStatement extends FencedStatementBase {
     private final Statement delegate;
-    private boolean batchNeedsGuard;
-    private int batchSize;
-    private boolean batchMayEndTransaction;
-    /** The batch's mutation texts, distinct, for the audit report. */
-    private final Set<String> batchTexts = new LinkedHashSet<>();
+    private final FencedExecution.Batch batch = new FencedExecution.Batch();
 
     FencedStatement(FencedConnectionImpl connection, Statement delegate) {
         super(connection);
@@ -32,37 +26,12 @@ final class FencedStatement extends FencedStatementBase {
         return delegate;
     }
 
+    /** One execution: decided by the connection's router, run by its {@link FencedExecution}. */
     private Object run(String sql, Exec exec, Keys keys) throws SQLException {
-        resultFromDatabase();
-        Analysis analysis = connection.analyze(sql);
-        switch (connection.route(sql, analysis, true)) {
-            case PASS:
-                connection.beforeRead();
-                return exec.run(delegate, sql, keys);
-            case TRANSACTION_CONTROL:
-                return exec.run(delegate, sql, keys);
-            case SETTING:
-                connection.applySetting(analysis);
-                return handledLocally(exec);
-            default:
-                return guarded(sql, analysis, exec, keys);
-        }
-    }
-
-    private Object guarded(String sql, Analysis analysis, Exec exec, Keys keys) throws SQLException {
-        boolean prefixable = connection.prefixable(analysis, keys.requested());
-        return connection.fence(sql, prefixable, true, new EpochGuard.Call<>() {
-            @Override
-            public Object withGuard(String r, long t) throws SQLException {
-                delegate.execute(FencedConnectionImpl.guardAhead(connection.prefixGuard().withLiterals(r, t), sql));
-                return exec.afterPrefixGuard(delegate);
-            }
-
-            @Override
-            public Object untouched() throws SQLException {
-                return exec.run(delegate, sql, keys);
-            }
-        });
+        StatementRouter router = connection.router();
+        Analysis analysis = router.analyze(sql);
+        StatementRouter.Route route = router.route(sql, analysis, true);
+        return execute(route, sql, analysis, exec, connection.execution().text(delegate, sql, analysis, exec, keys));
     }
 
     @Override
@@ -132,31 +101,16 @@ final class FencedStatement extends FencedStatementBase {
 
     @Override
     public void addBatch(String sql) throws SQLException {
-        Analysis analysis = connection.analyze(sql);
-        switch (connection.route(sql, analysis)) {
-            case PASS:
-                break;
-            case GUARD:
-                batchNeedsGuard = true;
-                batchTexts.add(sql);
-                break;
-            default:
-                connection.refuse(Refusals.cannotGuard("transaction control and SET fencing.* cannot be part of a batch"),
-                        sql);
-                break;
-        }
+        Analysis analysis = connection.router().analyze(sql);
+        StatementRouter.Route route = connection.router().routeInBatch(sql, analysis);
         delegate.addBatch(sql);
-        batchSize++;
-        batchMayEndTransaction |= analysis.mayEndTransaction();
+        batch.add(sql, analysis, route);
     }
 
     @Override
     public void clearBatch() throws SQLException {
         delegate.clearBatch();
-        batchNeedsGuard = false;
-        batchSize = 0;
-        batchMayEndTransaction = false;
-        batchTexts.clear();
+        batch.clear();
     }
 
     @Override
@@ -177,22 +131,10 @@ final class FencedStatement extends FencedStatementBase {
     private Object runBatch(boolean large) throws SQLException {
         resultFromDatabase();
         try {
-            FencedConnectionImpl.Action<Object> batch = () -> large ? delegate.executeLargeBatch()
-                    : delegate.executeBatch();
-            if (!batchNeedsGuard) {
-                return batch.run();
-            }
-            String texts = String.join(";\n", batchTexts);
-            if (connection.commitsBetween(batchSize, batchMayEndTransaction)) {
-                connection.refuse(Refusals.cannotGuard("a batch that writes and holds a statement that may end the"
-                        + " transaction (DDL commits on its own here): run that statement on its own"), texts);
-            }
-            return connection.runFenced(texts, batch);
+            return connection.execution().batch(batch, () -> large ? delegate.executeLargeBatch()
+                    : delegate.executeBatch());
         } finally {
-            batchNeedsGuard = false;
-            batchSize = 0;
-            batchMayEndTransaction = false;
-            batchTexts.clear();
+            batch.clear();
             delegate.clearBatch();
         }
     }

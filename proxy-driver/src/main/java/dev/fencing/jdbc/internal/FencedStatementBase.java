@@ -1,14 +1,16 @@
 package dev.fencing.jdbc.internal;
 
+import dev.fencing.sql.Analysis;
+
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * What plain, prepared and callable fenced statements share: the owning connection, result accessors that
- * never hand out raw objects, and the result of a {@code SET fencing.*} that was handled without the database.
- * The other {@link java.sql.Statement} methods go to {@code current()} through the generated
- * {@link PassThroughStatement}.
+ * What plain, prepared and callable fenced statements share: the owning connection, the one way they execute
+ * (through the connection's {@link FencedExecution}), result accessors that never hand out raw objects, and the
+ * result of a {@code SET fencing.*} that was handled without the database. The other {@link java.sql.Statement}
+ * methods go to {@code current()} through the generated {@link PassThroughStatement}.
  */
 abstract class FencedStatementBase extends PassThroughStatement {
     final FencedConnectionImpl connection;
@@ -23,9 +25,18 @@ abstract class FencedStatementBase extends PassThroughStatement {
         localCount = -2;
     }
 
-    final Object handledLocally(Exec exec) throws SQLException {
-        localCount = 0;
-        return exec.local();
+    /**
+     * Runs one execution through the connection's {@link FencedExecution} on {@code route}, and remembers whether
+     * its result came from the database or was made here ({@code SET fencing.*}).
+     */
+    final Object execute(StatementRouter.Route route, String sql, Analysis analysis, Exec exec,
+                         FencedExecution.Send send) throws SQLException {
+        resultFromDatabase();
+        Object result = connection.execution().run(route, sql, analysis, exec, send);
+        if (route == StatementRouter.Route.SETTING) {
+            localCount = 0;
+        }
+        return result;
     }
 
     final ResultSet wrap(ResultSet rs) {
