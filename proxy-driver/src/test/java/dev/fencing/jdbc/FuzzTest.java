@@ -100,14 +100,13 @@ class FuzzTest {
     /**
      * The MariaDB judge is cheap, not blind: a change made behind the fence's back (a raw connection, standing for a
      * write the fence let through) fails the run at the statement after which it was made, whether it changed
-     * rows, the epoch table or a schema object. ({@code {U}} is a name unique to the run: epoch rows cannot be
-     * deleted.)
+     * rows, the epoch table or a schema object.
      */
     @ParameterizedTest
     @RequiresMariaDb
     @ValueSource(strings = {
             "UPDATE fztable SET balance = balance WHERE id = 1",
-            "INSERT INTO fencing_epoch (resource, epoch) VALUES ('{U}', 1)",
+            "INSERT INTO fzepoch (resource, epoch) VALUES ('fzplanted', 1)",
             "CREATE TABLE fzplanted (n INT)",
             "ALTER TABLE fztable ADD INDEX fzplanted_i (balance)",
             "ALTER TABLE fztable_log MODIFY n BIGINT",
@@ -119,7 +118,7 @@ class FuzzTest {
     void theMariaDbJudgeCatchesAChangeMadeBehindTheFence_C5(String plant) {
         int plantedAfter = 20;
         AssertionError e = assertThrows(AssertionError.class, () -> fuzz(TestDatabase.MARIADB, 30,
-                new Plant(plantedAfter, plant.replace("{U}", TestDatabase.unique("fzplant")))));
+                new Plant(plantedAfter, plant)));
         assertTrue(e.getMessage().startsWith("unguarded change (seed ") && e.getMessage().contains(", statement "
                 + plantedAfter + ","), e.getMessage());
     }
@@ -153,16 +152,20 @@ class FuzzTest {
                     "DROP TABLE IF EXISTS " + table, "DROP TABLE IF EXISTS " + table + "_log",
                     "DROP TABLE IF EXISTS " + table + "_f", "DROP TABLE IF EXISTS " + table + "_r",
                     "DROP TABLE IF EXISTS " + PROBE, "DROP TABLE IF EXISTS fzplanted", "DROP VIEW IF EXISTS fzplanted_v",
-                    "DROP PROCEDURE IF EXISTS fzplanted_p", "DROP EVENT IF EXISTS fzplanted_e"};
+                    "DROP PROCEDURE IF EXISTS fzplanted_p", "DROP EVENT IF EXISTS fzplanted_e",
+                    "DROP TABLE IF EXISTS fzepoch"};
             TestDatabase.exec(raw, drops);
             cleanup.addAll(List.of(drops));
         }
         createData(database, table, procedure);
-        try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.schema=create",
-                "fencing.resource=" + resource, "fencing.token=" + HIGH_WATER_MARK)); Statement s = c.createStatement()) {
+        // On MariaDB the run has an epoch table of its own: the server's other tests share the database's default one.
+        String epochTable = database == TestDatabase.MARIADB ? "fzepoch" : "fencing_epoch";
+        List<String> fencing = new ArrayList<>(List.of("fencing.resource=" + resource, "fencing.table=" + epochTable));
+        try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, with(fencing, "fencing.schema=create",
+                "fencing.token=" + HIGH_WATER_MARK))); Statement s = c.createStatement()) {
             s.executeUpdate("UPDATE " + table + " SET balance = balance WHERE id = 1");
         }
-        List<String> corpus = corpus(database, table, procedure, resource);
+        List<String> corpus = corpus(database, table, procedure, resource, epochTable);
         StatementMutator mutator = new StatementMutator(seed, corpus, table);
         SplittableRandom entryPoints = new SplittableRandom(seed + 1);
         Set<Long> distinct = new HashSet<>();
@@ -170,11 +173,10 @@ class FuzzTest {
         long started = System.nanoTime();
         long judgeNanos = 0;
         try (Judge judge = database == TestDatabase.MARIADB
-                ? new MariaDbFuzzJudge(raw, table, table + "_log", "fencing_epoch")
+                ? new MariaDbFuzzJudge(raw, table, table + "_log", epochTable)
                 : new QueryJudge(raw, checksumQuery(database, table, resource, schema))) {
             // One attacker without a token, one with a stale token.
-            String[][] settings = {{"fencing.resource=" + resource},
-                    {"fencing.resource=" + resource, "fencing.token=" + (HIGH_WATER_MARK - 2)}};
+            String[][] settings = {with(fencing), with(fencing, "fencing.token=" + (HIGH_WATER_MARK - 2))};
             attackers = new Connection[] {attacker(settings[0]), attacker(settings[1])};
             String expected = judge.readAll();
             java.util.ArrayDeque<String> recent = new java.util.ArrayDeque<>();
@@ -232,6 +234,12 @@ class FuzzTest {
                 + " unguarded changes 0, %.1f s, %s%n", database, seed, statements, distinct.size(), outcomes, seconds,
                 judgeFigures);
         assertEquals(statements, outcomes.values().stream().mapToInt(Integer::intValue).sum());
+    }
+
+    private static String[] with(List<String> settings, String... more) {
+        List<String> all = new ArrayList<>(settings);
+        all.addAll(List.of(more));
+        return all.toArray(new String[0]);
     }
 
     /**
@@ -407,7 +415,8 @@ class FuzzTest {
     }
 
     /** Real statements on the fuzz table: writes of every kind, reads, settings, and the fence's own table. */
-    private static List<String> corpus(TestDatabase database, String table, String procedure, String resource) {
+    private static List<String> corpus(TestDatabase database, String table, String procedure, String resource,
+            String epochTable) {
         String stored = database == TestDatabase.H2 ? table.toUpperCase(Locale.ROOT) : table;
         List<String> corpus = new ArrayList<>(List.of(
                 "UPDATE {T} SET balance = balance + 1 WHERE id = 1",
@@ -426,9 +435,9 @@ class FuzzTest {
                 "CALL {P}('{S}', 1)",
                 "{call {P}('{S}', 1)}",
                 "EXPLAIN ANALYZE UPDATE {T} SET balance = 1",
-                "UPDATE fencing_epoch SET epoch = 1",
-                "DELETE FROM fencing_epoch WHERE resource = '{R}'",
-                "INSERT INTO fencing_epoch (resource, epoch) VALUES ('{R}', 99)",
+                "UPDATE {E} SET epoch = 1",
+                "DELETE FROM {E} WHERE resource = '{R}'",
+                "INSERT INTO {E} (resource, epoch) VALUES ('{R}', 99)",
                 "SELECT * FROM {T} WHERE id = 1",
                 "SELECT id, balance FROM {T} ORDER BY id",
                 "SELECT count(*) FROM {T} t1, {T} t2",
@@ -464,7 +473,7 @@ class FuzzTest {
                     "INSERT INTO {T} SET id = 14, balance = 1",
                     "UPDATE {T} a JOIN {T} b ON a.id = b.id SET a.balance = 2",
                     "DELETE a FROM {T} a JOIN {T} b ON a.id = b.id WHERE a.id = 1",
-                    "DELETE e FROM {T} a JOIN fencing_epoch e",
+                    "DELETE e FROM {T} a JOIN {E} e",
                     "UPDATE {T} SET balance = 4 ORDER BY id LIMIT 1",
                     "DELETE FROM {T} WHERE id = 3 RETURNING id",
                     "SET STATEMENT max_statement_time = 0 FOR UPDATE {T} SET balance = 5",
@@ -529,7 +538,7 @@ class FuzzTest {
         List<String> named = new ArrayList<>(corpus.size());
         for (String sql : corpus) {
             named.add(sql.replace("{T}", table).replace("{S}", stored).replace("{P}", procedure)
-                    .replace("{R}", resource));
+                    .replace("{R}", resource).replace("{E}", epochTable));
         }
         return named;
     }
