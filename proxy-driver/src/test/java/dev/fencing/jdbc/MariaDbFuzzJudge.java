@@ -14,7 +14,8 @@ import java.util.StringJoiner;
  * and the server's DDL counter (the sum of its {@code Com_create_*}, {@code Com_drop_*}, {@code Com_alter_*},
  * {@code Com_rename_*}, {@code Com_truncate} statuses, counted for every DDL statement that runs, also inside a
  * procedure or as dynamic SQL, whether or not it succeeds). The schema's objects (tables and views, columns,
- * indexes, triggers, procedures and functions, events, view texts) are read from {@code information_schema} when
+ * indexes, triggers, procedures and functions, events, view texts, each of a name {@link #RUN_NAMES} or on a table
+ * of such a name) are read from {@code information_schema} when
  * that counter moved (any session's DDL moves it: other work on a shared server costs reads, never blindness),
  * every {@value #SCHEMA_EVERY} statements regardless, and at the end of the run.
  *
@@ -23,22 +24,30 @@ import java.util.StringJoiner;
  */
 final class MariaDbFuzzJudge implements FuzzTest.Judge {
     static final int SCHEMA_EVERY = 1000;
+    /**
+     * The names a fuzzed text can give an object (the corpus's names, all {@code fz...}, repeated or cut short, in
+     * either case): the database is shared with the other MariaDB tests, whose objects are not the run's.
+     */
+    static final String RUN_NAMES = "(?i)^(f|fz.*)$";
     private static final String DDL_COUNTER = "SELECT SUM(VARIABLE_VALUE) FROM information_schema.GLOBAL_STATUS"
             + " WHERE VARIABLE_NAME RLIKE '^COM_(CREATE|DROP|ALTER|RENAME|TRUNCATE)'";
     private static final String SCHEMA = "SELECT CONCAT_WS(' | ',"
-            + part("TABLES", "TABLE_NAME, ' ', TABLE_TYPE, ' ', IFNULL(ENGINE, '-')", "TABLE_NAME", "TABLE_SCHEMA")
+            + part("TABLES", "TABLE_NAME, ' ', TABLE_TYPE, ' ', IFNULL(ENGINE, '-')", "TABLE_NAME", "TABLE_SCHEMA", "TABLE_NAME")
             + ", " + part("COLUMNS", "TABLE_NAME, '.', COLUMN_NAME, ' ', COLUMN_TYPE, ' ', IS_NULLABLE, ' ',"
                     + " IFNULL(COLUMN_DEFAULT, '-'), ' ', EXTRA, ' ', IFNULL(COLLATION_NAME, '-')",
-                    "TABLE_NAME, ORDINAL_POSITION", "TABLE_SCHEMA")
+                    "TABLE_NAME, ORDINAL_POSITION", "TABLE_SCHEMA", "TABLE_NAME")
             + ", " + part("STATISTICS", "TABLE_NAME, '.', INDEX_NAME, '.', SEQ_IN_INDEX, ' ', COLUMN_NAME, ' ',"
-                    + " NON_UNIQUE", "TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX", "TABLE_SCHEMA")
+                    + " NON_UNIQUE", "TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX", "TABLE_SCHEMA", "TABLE_NAME")
             + ", " + part("TRIGGERS", "TRIGGER_NAME, ' ', ACTION_TIMING, ' ', EVENT_MANIPULATION, ' ',"
-                    + " EVENT_OBJECT_TABLE, ' ', ACTION_STATEMENT", "TRIGGER_NAME", "TRIGGER_SCHEMA")
+                    + " EVENT_OBJECT_TABLE, ' ', ACTION_STATEMENT", "TRIGGER_NAME", "TRIGGER_SCHEMA",
+                    "EVENT_OBJECT_TABLE")
             + ", " + part("ROUTINES", "ROUTINE_TYPE, ' ', ROUTINE_NAME, ' ', IFNULL(ROUTINE_DEFINITION, '-')",
-                    "ROUTINE_TYPE, ROUTINE_NAME", "ROUTINE_SCHEMA")
+                    "ROUTINE_TYPE, ROUTINE_NAME", "ROUTINE_SCHEMA", "ROUTINE_NAME")
             + ", " + part("EVENTS", "EVENT_NAME, ' ', STATUS, ' ', IFNULL(EXECUTE_AT, '-'), ' ',"
-                    + " IFNULL(INTERVAL_VALUE, '-'), ' ', EVENT_DEFINITION", "EVENT_NAME", "EVENT_SCHEMA")
-            + ", " + part("VIEWS", "TABLE_NAME, ' ', VIEW_DEFINITION", "TABLE_NAME", "TABLE_SCHEMA") + ")";
+                    + " IFNULL(INTERVAL_VALUE, '-'), ' ', EVENT_DEFINITION", "EVENT_NAME", "EVENT_SCHEMA",
+                    "EVENT_NAME")
+            + ", " + part("VIEWS", "TABLE_NAME, ' ', VIEW_DEFINITION", "TABLE_NAME", "TABLE_SCHEMA",
+                    "TABLE_NAME") + ")";
 
     private final Connection connection;
     private final Statement statement;
@@ -57,10 +66,10 @@ final class MariaDbFuzzJudge implements FuzzTest.Judge {
         rowsAndCounter = "CHECKSUM TABLE " + String.join(", ", tables) + " EXTENDED; " + DDL_COUNTER;
     }
 
-    private static String part(String view, String row, String order, String schemaColumn) {
+    private static String part(String view, String row, String order, String schemaColumn, String nameColumn) {
         return "(SELECT CONCAT('" + view.toLowerCase(Locale.ROOT) + " ', count(*), ' ', IFNULL(MD5("
                 + "GROUP_CONCAT(" + row + " ORDER BY " + order + " SEPARATOR '\\n')), '-')) FROM information_schema."
-                + view + " WHERE " + schemaColumn + " = DATABASE())";
+                + view + " WHERE " + schemaColumn + " = DATABASE() AND " + nameColumn + " RLIKE '" + RUN_NAMES + "')";
     }
 
     /** The rows' checksums and the schema's print, the schema read again if any DDL ran since the last read. */
