@@ -282,7 +282,7 @@ final class Catalog {
             default:
                 // every kind of routine: a package (Oracle mode's pkg.f()) counts for the functions it holds
                 sql = "SELECT DISTINCT UPPER(ROUTINE_NAME) FROM information_schema.ROUTINES"
-                        + " WHERE UPPER(ROUTINE_NAME) IN (" + markers + ")";
+                        + " WHERE UPPER(ROUTINE_NAME) IN (" + markers + ")" + dialect.allRows();
                 break;
         }
         try (PreparedStatement ps = raw.prepareStatement(sql)) {
@@ -439,7 +439,7 @@ final class Catalog {
                     ? part.substring(1, part.length() - 1).replace("``", "`") : part);
         }
         String sql = "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES"
-                + " WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?";
+                + " WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?" + Dialect.MARIADB.allRows();
         try (PreparedStatement ps = raw.prepareStatement(sql)) {
             ps.setString(1, names.size() == 2 ? names.get(0) : null);
             ps.setString(2, names.get(names.size() - 1));
