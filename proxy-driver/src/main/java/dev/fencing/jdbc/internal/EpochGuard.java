@@ -288,8 +288,8 @@ final class EpochGuard {
             }
         }
         throw new SQLException("fencing: could not lock the epoch row of '" + resource + "' after repeated races"
-                + " (or a session setting hides the row from the fence's own reads, such as MariaDB's sql_select_limit"
-                + " = 0); nothing was changed", dev.fencing.jdbc.FencingSqlState.CANNOT_GUARD);
+                + " (or the session hides the row from the fence's own reads); nothing was changed",
+                dev.fencing.jdbc.FencingSqlState.CANNOT_GUARD);
     }
 
     /** Raises the mark to {@code token}; false when a concurrent first insert won the race and the caller should retry. */
