@@ -44,7 +44,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * <p>Budget: {@code -Dfencing.fuzz.statements=N} on H2 (default {@value #DEFAULT_H2_STATEMENTS}) and
  * {@code -Dfencing.fuzz.pg.statements=N} on PostgreSQL (default {@value #DEFAULT_PG_STATEMENTS}; 0 skips it),
  * {@code -Dfencing.fuzz.mariadb.statements=N} on MariaDB (default {@value #DEFAULT_MARIADB_STATEMENTS}; 0 skips it;
- * MariaDB has no statement-level triggers, so row-level ones log there);
+ * MariaDB has no statement-level triggers, so row-level ones log there, and {@link MariaDbFuzzJudge} judges, cheap
+ * enough per statement for long runs);
  * {@code -Dfencing.fuzz.seed=S} changes the texts. Each run prints its figures on one {@code fuzz} line.
  */
 class FuzzTest {
