@@ -4,6 +4,8 @@ import dev.fencing.jdbc.audit.Refusals;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.sql.CallableStatement;
 import java.sql.Connection;
@@ -28,6 +30,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
@@ -41,7 +45,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * <p>Budget: {@code -Dfencing.fuzz.statements=N} on H2 (default {@value #DEFAULT_H2_STATEMENTS}) and
  * {@code -Dfencing.fuzz.pg.statements=N} on PostgreSQL (default {@value #DEFAULT_PG_STATEMENTS}; 0 skips it),
  * {@code -Dfencing.fuzz.mariadb.statements=N} on MariaDB (default {@value #DEFAULT_MARIADB_STATEMENTS}; 0 skips it;
- * MariaDB has no statement-level triggers, so row-level ones log there);
+ * MariaDB has no statement-level triggers, so row-level ones log there, and {@link MariaDbFuzzJudge} judges, cheap
+ * enough per statement for long runs);
  * {@code -Dfencing.fuzz.seed=S} changes the texts. Each run prints its figures on one {@code fuzz} line.
  */
 class FuzzTest {
@@ -49,17 +54,26 @@ class FuzzTest {
     static final int DEFAULT_PG_STATEMENTS = 300;
     static final int DEFAULT_MARIADB_STATEMENTS = 300;
     static final int TIMEOUT_SECONDS = 10;
+    /** A long run says how far it got this often. */
+    static final int PROGRESS_EVERY = 10_000;
     private static final long HIGH_WATER_MARK = 5;
+    /** A MariaDB table no fuzzed text names (see {@link #endTransaction}). */
+    private static final String PROBE = "fzprobe";
 
     private final ExecutorService worker = Executors.newSingleThreadExecutor();
     private final List<String> cleanup = new ArrayList<>();
     private String raw;
     private String cleanupUrl;
     private String schema;
+    private String judgeFigures;
+    private Connection[] attackers = {};
 
     @AfterEach
     void tearDown() throws SQLException {
         worker.shutdownNow();
+        for (Connection c : attackers) {
+            c.close();
+        }
         if (cleanupUrl != null && !cleanup.isEmpty()) {
             TestDatabase.exec(cleanupUrl, cleanup.toArray(new String[0]));
         }
@@ -85,7 +99,41 @@ class FuzzTest {
         fuzz(TestDatabase.MARIADB, statements);
     }
 
+    /**
+     * The MariaDB judge is cheap, not blind: a change made behind the fence's back (a raw connection, standing for a
+     * write the fence let through) fails the run at the statement after which it was made, whether it changed
+     * rows, the epoch table or a schema object.
+     */
+    @ParameterizedTest
+    @RequiresMariaDb
+    @ValueSource(strings = {
+            "UPDATE fztable SET balance = balance WHERE id = 1",
+            "INSERT INTO fzepoch (resource, epoch) VALUES ('fzplanted', 1)",
+            "CREATE TABLE fzplanted (n INT)",
+            "ALTER TABLE fztable ADD INDEX fzplanted_i (balance)",
+            "ALTER TABLE fztable_log MODIFY n BIGINT",
+            "CREATE VIEW fzplanted_v AS SELECT 1 AS n",
+            "CREATE PROCEDURE fzplanted_p() SELECT 1",
+            "CREATE TRIGGER fzplanted_t BEFORE DELETE ON fztable_log FOR EACH ROW SET @fz = 1",
+            "CREATE EVENT fzplanted_e ON SCHEDULE AT CURRENT_TIMESTAMP + INTERVAL 1 DAY DO SET @fz = 1",
+            "DROP PROCEDURE fzproc"})
+    void theMariaDbJudgeCatchesAChangeMadeBehindTheFence_C5(String plant) {
+        int plantedAfter = 20;
+        AssertionError e = assertThrows(AssertionError.class, () -> fuzz(TestDatabase.MARIADB, 30,
+                new Plant(plantedAfter, plant)));
+        assertTrue(e.getMessage().startsWith("unguarded change (seed ") && e.getMessage().contains(", statement "
+                + plantedAfter + ","), e.getMessage());
+    }
+
     private void fuzz(TestDatabase database, int statements) throws Exception {
+        fuzz(database, statements, null);
+    }
+
+    /** A change made behind the fence's back through a raw connection after statement {@code after}. */
+    record Plant(int after, String sql) {
+    }
+
+    private void fuzz(TestDatabase database, int statements, Plant plant) throws Exception {
         long seed = Long.getLong("fencing.fuzz.seed", 20261129L);
         // Fixed names, so a seed always yields the same texts: H2's database is private to this run, and on
         // PostgreSQL the run gets a schema of its own (with its own epoch table).
@@ -104,37 +152,44 @@ class FuzzTest {
             // The run's own tables in the test database (fixed names: a seed always yields the same texts).
             String[] drops = {"DROP PROCEDURE IF EXISTS " + procedure, "DROP FUNCTION IF EXISTS " + table + "_fn",
                     "DROP TABLE IF EXISTS " + table, "DROP TABLE IF EXISTS " + table + "_log",
-                    "DROP TABLE IF EXISTS " + table + "_f", "DROP TABLE IF EXISTS " + table + "_r"};
+                    "DROP TABLE IF EXISTS " + table + "_f", "DROP TABLE IF EXISTS " + table + "_r",
+                    "DROP TABLE IF EXISTS " + PROBE, "DROP TABLE IF EXISTS fzplanted", "DROP VIEW IF EXISTS fzplanted_v",
+                    "DROP PROCEDURE IF EXISTS fzplanted_p", "DROP EVENT IF EXISTS fzplanted_e",
+                    "DROP TABLE IF EXISTS fzepoch"};
             TestDatabase.exec(raw, drops);
             cleanup.addAll(List.of(drops));
         }
         createData(database, table, procedure);
-        try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.schema=create",
-                "fencing.resource=" + resource, "fencing.token=" + HIGH_WATER_MARK)); Statement s = c.createStatement()) {
+        // On MariaDB the run has an epoch table of its own: the server's other tests share the database's default one.
+        String epochTable = database == TestDatabase.MARIADB ? "fzepoch" : "fencing_epoch";
+        List<String> fencing = new ArrayList<>(List.of("fencing.resource=" + resource, "fencing.table=" + epochTable));
+        try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, with(fencing, "fencing.schema=create",
+                "fencing.token=" + HIGH_WATER_MARK))); Statement s = c.createStatement()) {
             s.executeUpdate("UPDATE " + table + " SET balance = balance WHERE id = 1");
         }
-        List<String> corpus = corpus(database, table, procedure, resource);
+        List<String> corpus = corpus(database, table, procedure, resource, epochTable);
         StatementMutator mutator = new StatementMutator(seed, corpus, table);
         SplittableRandom entryPoints = new SplittableRandom(seed + 1);
         Set<Long> distinct = new HashSet<>();
         Map<String, Integer> outcomes = new TreeMap<>();
         long started = System.nanoTime();
-        try (Connection judge = DriverManager.getConnection(raw);
-             PreparedStatement checksum = judge.prepareStatement(checksumQuery(database, table, resource, schema))) {
-            Connection fenced = DriverManager.getConnection(TestDatabase.fenced(raw,
-                    "fencing.resource=" + resource));
-            Connection stale = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.resource=" + resource,
-                    "fencing.token=" + (HIGH_WATER_MARK - 2)));
-            String expected = read(checksum);
+        long judgeNanos = 0;
+        try (Judge judge = database == TestDatabase.MARIADB
+                ? new MariaDbFuzzJudge(raw, table, table + "_log", epochTable)
+                : new QueryJudge(raw, checksumQuery(database, table, resource, schema))) {
+            // One attacker without a token, one with a stale token.
+            String[][] settings = {with(fencing), with(fencing, "fencing.token=" + (HIGH_WATER_MARK - 2))};
+            attackers = new Connection[] {attacker(settings[0]), attacker(settings[1])};
+            String expected = judge.readAll();
             java.util.ArrayDeque<String> recent = new java.util.ArrayDeque<>();
             for (int i = 0; i < statements; i++) {
                 String sql = mutator.next();
                 distinct.add(hash(sql));
                 int entry = entryPoints.nextInt(8);
-                boolean staleAttacker = entryPoints.nextBoolean();
-                Connection attacker = staleAttacker ? stale : fenced;
+                int attacker = entryPoints.nextBoolean() ? 1 : 0;
+                Connection c = attackers[attacker];
                 Future<?> run = worker.submit(() -> {
-                    entryPoint(attacker, sql, entry);
+                    entryPoint(c, sql, entry);
                     return null;
                 });
                 String outcome;
@@ -152,40 +207,132 @@ class FuzzTest {
                             + i + "): " + sql);
                 }
                 outcomes.merge(outcome, 1, Integer::sum);
-                recent.addLast(i + " entry " + entry + (staleAttacker ? " stale " : " no token ") + outcome + ": "
+                recent.addLast(i + " entry " + entry + (attacker == 1 ? " stale " : " no token ") + outcome + ": "
                         + sql);
                 if (recent.size() > 12) {
                     recent.removeFirst();
                 }
-                fenced = endTransaction(fenced, "fencing.resource=" + resource);
-                stale = endTransaction(stale, "fencing.resource=" + resource, "fencing.token=" + (HIGH_WATER_MARK - 2));
-                String now = read(checksum);
+                attackers[attacker] = endTransaction(attackers[attacker], sql, settings[attacker]);
+                if (plant != null && plant.after() == i) {
+                    TestDatabase.exec(raw, plant.sql());
+                }
+                long judging = System.nanoTime();
+                String now = i == statements - 1 ? judge.readAll() : judge.read();
+                judgeNanos += System.nanoTime() - judging;
+                if ((i + 1) % PROGRESS_EVERY == 0) {
+                    System.out.printf(Locale.ROOT, "fuzz %s: %d of %d statements, %.1f s, judge %.1f s%n", database,
+                            i + 1, statements, (System.nanoTime() - started) / 1e9, judgeNanos / 1e9);
+                }
                 if (!expected.equals(now)) {
                     fail("unguarded change (seed " + seed + ", statement " + i + ", entry " + entry + ", " + outcome
                             + "): " + sql + "\nbefore: " + expected + "\nafter:  " + now + "\nrecent statements:\n"
                             + String.join("\n", recent));
                 }
             }
-            fenced.close();
-            stale.close();
+            judgeFigures = String.format(Locale.ROOT, "judge %.1f s, %s", judgeNanos / 1e9, judge.figures());
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         System.out.printf(Locale.ROOT, "fuzz %s: seed %d, %d statements, %d distinct texts, outcomes %s,"
-                + " unguarded changes 0, %.1f s%n", database, seed, statements, distinct.size(), outcomes, seconds);
+                + " unguarded changes 0, %.1f s, %s%n", database, seed, statements, distinct.size(), outcomes, seconds,
+                judgeFigures);
         assertEquals(statements, outcomes.values().stream().mapToInt(Integer::intValue).sum());
     }
 
-    /** Ends whatever transaction a fuzzed text opened; a broken connection is replaced. */
-    private Connection endTransaction(Connection fenced, String... settings) throws SQLException {
+    private static String[] with(List<String> settings, String... more) {
+        List<String> all = new ArrayList<>(settings);
+        all.addAll(List.of(more));
+        return all.toArray(new String[0]);
+    }
+
+    /**
+     * A fenced connection for fuzzed texts. On MariaDB a lock wait ends in 5 s (the server's default is a year): a
+     * text that waits for a lock the other connection holds fails instead of hanging the run.
+     */
+    private Connection attacker(String... settings) throws SQLException {
+        Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, settings));
+        if (raw.startsWith("jdbc:mariadb:")) {
+            try (Statement s = c.createStatement()) {
+                s.execute("SET SESSION lock_wait_timeout = 5, innodb_lock_wait_timeout = 5");
+            }
+        }
+        return c;
+    }
+
+    /**
+     * Ends whatever transaction a fuzzed text opened; a broken connection is replaced. On MariaDB, what outlives a
+     * {@code ROLLBACK} is ended too: an open {@code HANDLER} (it holds the table's metadata lock), and
+     * {@code LOCK TABLES} (it would block the judge; the fence refuses {@code UNLOCK TABLES}, so the connection is
+     * replaced when a table the corpus never names cannot be read). A text that takes either names it.
+     */
+    private Connection endTransaction(Connection fenced, String sql, String... settings) throws SQLException {
         try (Statement s = fenced.createStatement()) {
             s.execute("ROLLBACK");
             if (raw.startsWith("jdbc:mariadb:")) {
-                s.execute("UNLOCK TABLES"); // LOCK TABLES outlives a ROLLBACK and would block the judge
+                String upper = sql.toUpperCase(Locale.ROOT);
+                if (upper.contains("HANDLER")) {
+                    try {
+                        s.execute("HANDLER fztable CLOSE");
+                    } catch (SQLException notOpen) {
+                        // nothing open under that name
+                    }
+                }
+                if (upper.contains("LOCK")) {
+                    s.executeQuery("SELECT count(*) FROM " + PROBE).close();
+                }
             }
             return fenced;
         } catch (SQLException e) {
             fenced.close();
-            return DriverManager.getConnection(TestDatabase.fenced(raw, settings));
+            return attacker(settings);
+        }
+    }
+
+    /** What the run reads after every statement: a text that changes with any change of the database's state. */
+    interface Judge extends AutoCloseable {
+        /** The state now (may reuse slow parts whose cheap signals say nothing changed). */
+        String read() throws SQLException;
+
+        /** The state now, every part read afresh. */
+        String readAll() throws SQLException;
+
+        /** What the judge did, for the run's figures. */
+        String figures();
+
+        @Override
+        void close() throws SQLException;
+    }
+
+    /** A judge that is one query, read in full after every statement (H2, PostgreSQL). */
+    private static final class QueryJudge implements Judge {
+        private final Connection connection;
+        private final PreparedStatement query;
+
+        QueryJudge(String rawUrl, String sql) throws SQLException {
+            connection = DriverManager.getConnection(rawUrl);
+            query = connection.prepareStatement(sql);
+        }
+
+        @Override
+        public String read() throws SQLException {
+            try (ResultSet rs = query.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+
+        @Override
+        public String readAll() throws SQLException {
+            return read();
+        }
+
+        @Override
+        public String figures() {
+            return "the judge's query after every statement";
+        }
+
+        @Override
+        public void close() throws SQLException {
+            connection.close();
         }
     }
 
@@ -229,13 +376,6 @@ class FuzzTest {
         }
     }
 
-    private static String read(PreparedStatement checksum) throws SQLException {
-        try (ResultSet rs = checksum.executeQuery()) {
-            rs.next();
-            return rs.getString(1);
-        }
-    }
-
     private static long hash(String sql) {
         long h = 1125899906842597L;
         for (int i = 0; i < sql.length(); i++) {
@@ -258,6 +398,7 @@ class FuzzTest {
                 mariadb.add("CREATE TRIGGER " + table + "_" + event.toLowerCase(Locale.ROOT) + " AFTER " + event
                         + " ON " + table + " FOR EACH ROW INSERT INTO " + table + "_log VALUES (1)");
             }
+            mariadb.add("CREATE TABLE " + PROBE + " (n INT)");
             TestDatabase.exec(raw, mariadb.toArray(new String[0]));
             return;
         }
@@ -276,7 +417,8 @@ class FuzzTest {
     }
 
     /** Real statements on the fuzz table: writes of every kind, reads, settings, and the fence's own table. */
-    private static List<String> corpus(TestDatabase database, String table, String procedure, String resource) {
+    private static List<String> corpus(TestDatabase database, String table, String procedure, String resource,
+            String epochTable) {
         String stored = database == TestDatabase.H2 ? table.toUpperCase(Locale.ROOT) : table;
         List<String> corpus = new ArrayList<>(List.of(
                 "UPDATE {T} SET balance = balance + 1 WHERE id = 1",
@@ -295,9 +437,9 @@ class FuzzTest {
                 "CALL {P}('{S}', 1)",
                 "{call {P}('{S}', 1)}",
                 "EXPLAIN ANALYZE UPDATE {T} SET balance = 1",
-                "UPDATE fencing_epoch SET epoch = 1",
-                "DELETE FROM fencing_epoch WHERE resource = '{R}'",
-                "INSERT INTO fencing_epoch (resource, epoch) VALUES ('{R}', 99)",
+                "UPDATE {E} SET epoch = 1",
+                "DELETE FROM {E} WHERE resource = '{R}'",
+                "INSERT INTO {E} (resource, epoch) VALUES ('{R}', 99)",
                 "SELECT * FROM {T} WHERE id = 1",
                 "SELECT id, balance FROM {T} ORDER BY id",
                 "SELECT count(*) FROM {T} t1, {T} t2",
@@ -333,7 +475,7 @@ class FuzzTest {
                     "INSERT INTO {T} SET id = 14, balance = 1",
                     "UPDATE {T} a JOIN {T} b ON a.id = b.id SET a.balance = 2",
                     "DELETE a FROM {T} a JOIN {T} b ON a.id = b.id WHERE a.id = 1",
-                    "DELETE e FROM {T} a JOIN fencing_epoch e",
+                    "DELETE e FROM {T} a JOIN {E} e",
                     "UPDATE {T} SET balance = 4 ORDER BY id LIMIT 1",
                     "DELETE FROM {T} WHERE id = 3 RETURNING id",
                     "SET STATEMENT max_statement_time = 0 FOR UPDATE {T} SET balance = 5",
@@ -398,7 +540,7 @@ class FuzzTest {
         List<String> named = new ArrayList<>(corpus.size());
         for (String sql : corpus) {
             named.add(sql.replace("{T}", table).replace("{S}", stored).replace("{P}", procedure)
-                    .replace("{R}", resource));
+                    .replace("{R}", resource).replace("{E}", epochTable));
         }
         return named;
     }
@@ -408,16 +550,6 @@ class FuzzTest {
                 + " || (SELECT count(*) FROM " + table + "_log)";
         String epoch = "(SELECT coalesce(max(epoch), 0) || '/' || count(*) FROM fencing_epoch WHERE resource = '"
                 + resource + "')";
-        if (database == TestDatabase.MARIADB) {
-            return "SELECT CONCAT_WS('|', (SELECT CONCAT(count(*), ':', coalesce(sum(id * 7919 + balance), 0)) FROM "
-                    + table + "), (SELECT count(*) FROM " + table + "_log), (SELECT CONCAT(coalesce(max(epoch), 0), '/',"
-                    + " count(*)) FROM fencing_epoch WHERE resource = '" + resource + "'),"
-                    + " (SELECT count(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()),"
-                    + " (SELECT count(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()),"
-                    + " (SELECT count(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()),"
-                    + " (SELECT count(*) FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()),"
-                    + " (SELECT count(*) FROM fencing_epoch))";
-        }
         if (database == TestDatabase.H2) {
             return "SELECT " + rows + " || '|' || " + epoch
                     + " || '|' || (SELECT count(*) FROM INFORMATION_SCHEMA.TABLES)"

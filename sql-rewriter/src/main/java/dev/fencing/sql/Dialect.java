@@ -87,6 +87,23 @@ public enum Dialect {
     }
 
     /**
+     * What ends a query of the fence's own that returns at most one row: on MariaDB and MySQL {@code LIMIT 1}, which
+     * overrides a session's {@code sql_select_limit} (set to 0, it would hide the epoch row from the guard; measured
+     * on MariaDB 10.11); empty elsewhere.
+     */
+    public String oneRow() {
+        return this == MARIADB ? " LIMIT 1" : "";
+    }
+
+    /**
+     * The {@code LIMIT} that ends a query of the fence's own returning any number of rows: on MariaDB and MySQL the
+     * largest, which overrides a session's {@code sql_select_limit} (see {@link #oneRow()}); empty elsewhere.
+     */
+    public String allRows() {
+        return this == MARIADB ? " LIMIT 18446744073709551615" : "";
+    }
+
+    /**
      * Quotes a validated identifier the way the database folds an unquoted one, so {@code fencing_epoch}
      * names the same table quoted or not ({@code "FENCING_EPOCH"} on H2, {@code "fencing_epoch"} on PostgreSQL).
      */

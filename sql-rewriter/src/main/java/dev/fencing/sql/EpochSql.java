@@ -147,7 +147,7 @@ public final class EpochSql {
      */
     public String lockAtLeast() {
         return "SELECT epoch FROM " + table + " WHERE resource " + dialect.op("=") + " ? AND epoch " + dialect.op(">=")
-                + " ?" + queueShared() + " " + dialect.rowLockClause();
+                + " ?" + queueShared() + dialect.oneRow() + " " + dialect.rowLockClause();
     }
 
     /**
@@ -164,7 +164,7 @@ public final class EpochSql {
 
     /** Reads the mark without a lock; parameter: resource. Used to word an error message and to choose a path. */
     public String readMark() {
-        return "SELECT epoch FROM " + table + " WHERE resource " + dialect.op("=") + " ?";
+        return "SELECT epoch FROM " + table + " WHERE resource " + dialect.op("=") + " ?" + dialect.oneRow();
     }
 
     /**

@@ -100,7 +100,7 @@ public final class LeaseSql {
                         + " WHERE TABLE_SCHEMA = COALESCE(CAST(? AS VARCHAR), CURRENT_SCHEMA) AND TABLE_NAME = ?";
             case MARIADB:
                 return "SELECT COUNT(*) FROM information_schema.TABLES"
-                        + " WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?";
+                        + " WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?" + dialect.oneRow();
             default:
                 return null;
         }
@@ -121,7 +121,8 @@ public final class LeaseSql {
      * them), so the check and the epoch advance after it are one transaction's view; parameter resource.
      */
     public String lockIssued() {
-        return "SELECT issued FROM " + table + " WHERE resource " + dialect.op("=") + " ? " + dialect.rowLockClause();
+        return "SELECT issued FROM " + table + " WHERE resource " + dialect.op("=") + " ?" + dialect.oneRow() + " "
+                + dialect.rowLockClause();
     }
 
     /** Inserts a free row with issued mark 0 when the resource has none; parameter resource. */

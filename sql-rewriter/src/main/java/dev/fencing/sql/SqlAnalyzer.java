@@ -129,6 +129,9 @@ public final class SqlAnalyzer {
             return Analyses.unguardable("MariaDB runs the content of /*! ... */ comments: " + Analyses.excerpt(sql),
                     Math.max(parts.size(), 1));
         }
+        if (dialect == Dialect.MARIADB && CompoundBodies.startsOne(parts)) {
+            return Analyses.unguardable(CompoundBodies.REASON + Analyses.excerpt(sql), parts.size());
+        }
         if (parts.isEmpty()) {
             return EMPTY_TEXT;
         }

@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -58,6 +59,7 @@ final class EpochGuard {
     private final Map<String, Long> pendingMarks = new HashMap<>(4);
     private PreparedStatement lockAtLeast;
     private PreparedStatement advance;
+    private Statement transactionControl;
 
     /** {@code issuerCheck} is {@code null} when never-issued tokens are not checked ({@code fencing.issuer.check=off}). */
     EpochGuard(Connection raw, EpochSql sql, IssuerCheck issuerCheck, SessionFenceSql sessionFence) {
@@ -174,26 +176,59 @@ final class EpochGuard {
         }
     }
 
+    /**
+     * Runs {@code call} in a transaction of the driver's, committed when it succeeds. Where the server's status
+     * flags say whether a transaction is open (MariaDB Connector/J, MySQL Connector/J), it is opened with
+     * {@code START TRANSACTION} and ended with {@code COMMIT} sent as SQL, auto-commit left on: two round trips
+     * instead of the three of {@code setAutoCommit(false)}, {@code commit()} and {@code setAutoCommit(true)}; the
+     * flags, not the driver's belief, say the transaction is open before the lock is taken.
+     */
     private <T> T inDriverTransaction(String resource, long token, boolean prefixable, Call<T> call)
             throws SQLException {
-        raw.setAutoCommit(false);
+        boolean bySql = probe.followsSqlTransactions();
+        if (bySql) {
+            transactionControl().execute("START TRANSACTION");
+            if (!probe.inTransaction()) {
+                throw Refusals.cannotGuard("the server reported no transaction after START TRANSACTION, so the"
+                        + " statement was not sent");
+            }
+        } else {
+            raw.setAutoCommit(false);
+        }
         try {
             lock(resource, token);
             T result = prefixable ? call.withGuard(resource, token) : call.untouched();
-            raw.commit();
+            if (bySql) {
+                transactionControl().execute("COMMIT");
+            } else {
+                raw.commit();
+            }
             committedMarks.put(resource, token);
             return result;
         } catch (SQLException | RuntimeException | Error failure) {
             try {
-                raw.rollback();
+                if (bySql) {
+                    transactionControl().execute("ROLLBACK");
+                } else {
+                    raw.rollback();
+                }
             } catch (SQLException rollbackFailure) {
                 failure.addSuppressed(rollbackFailure);
             }
             throw failure;
         } finally {
             pendingMarks.clear();
-            raw.setAutoCommit(true);
+            if (!bySql) {
+                raw.setAutoCommit(true);
+            }
         }
+    }
+
+    private Statement transactionControl() throws SQLException {
+        if (transactionControl == null) {
+            transactionControl = raw.createStatement();
+        }
+        return transactionControl;
     }
 
     private boolean knownCurrent(String resource, long token) {
@@ -260,8 +295,8 @@ final class EpochGuard {
             }
         }
         throw new SQLException("fencing: could not lock the epoch row of '" + resource + "' after repeated races"
-                + " (or a session setting hides the row from the fence's own reads, such as MariaDB's sql_select_limit"
-                + " = 0); nothing was changed", dev.fencing.jdbc.FencingSqlState.CANNOT_GUARD);
+                + " (or the session hides the row from the fence's own reads); nothing was changed",
+                dev.fencing.jdbc.FencingSqlState.CANNOT_GUARD);
     }
 
     /** Raises the mark to {@code token}; false when a concurrent first insert won the race and the caller should retry. */
@@ -334,9 +369,10 @@ final class EpochGuard {
     void close() {
         closeQuietly(lockAtLeast);
         closeQuietly(advance);
+        closeQuietly(transactionControl);
     }
 
-    private static void closeQuietly(PreparedStatement statement) {
+    private static void closeQuietly(Statement statement) {
         if (statement != null) {
             try {
                 statement.close();

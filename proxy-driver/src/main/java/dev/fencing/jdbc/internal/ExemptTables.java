@@ -188,7 +188,7 @@ final class ExemptTables {
                     ? part.substring(1, part.length() - 1).replace("``", "`") : part);
         }
         String sql = "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES"
-                + " WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?";
+                + " WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?" + Dialect.MARIADB.allRows();
         try (PreparedStatement ps = raw.prepareStatement(sql)) {
             ps.setString(1, names.size() == 2 ? names.get(0) : null);
             ps.setString(2, names.get(names.size() - 1));

@@ -104,7 +104,8 @@ final class SessionProbe {
                 return (flags & IN_TRANSACTION) != 0 || (flags & AUTOCOMMIT) == 0;
             case ASK_SERVER:
                 if (inTransactionQuery == null) {
-                    inTransactionQuery = raw.prepareStatement("SELECT @@in_transaction, @@autocommit");
+                    inTransactionQuery = raw.prepareStatement("SELECT @@in_transaction, @@autocommit"
+                            + Dialect.MARIADB.oneRow());
                 }
                 try (ResultSet rs = inTransactionQuery.executeQuery()) {
                     return rs.next() && (rs.getInt(1) != 0 || rs.getInt(2) == 0);
@@ -120,6 +121,14 @@ final class SessionProbe {
         } catch (IllegalAccessException | InvocationTargetException e) {
             throw new SQLException("fencing: cannot read the transaction state from the underlying driver", e);
         }
+    }
+
+    /**
+     * Whether {@link #inTransaction()} reads the server's status flags from the last reply, so it sees a
+     * transaction opened or ended by SQL ({@code START TRANSACTION}, {@code COMMIT}) with no round trip of its own.
+     */
+    boolean followsSqlTransactions() {
+        return kind == Kind.STATUS_FLAGS;
     }
 
     /**

@@ -207,7 +207,7 @@ final class StatementRouter {
      */
     static void requireSafeClientCharset(Connection raw) throws SQLException {
         try (java.sql.Statement s = raw.createStatement();
-             java.sql.ResultSet rs = s.executeQuery("SELECT @@character_set_client, @@character_set_connection")) {
+             java.sql.ResultSet rs = s.executeQuery("SELECT @@character_set_client, @@character_set_connection LIMIT 1")) {
             if (rs.next()) {
                 for (int i = 1; i <= 2; i++) {
                     String charset = String.valueOf(rs.getString(i)).toLowerCase(Locale.ROOT);

@@ -132,7 +132,7 @@ final class WritingFunctions {
             default:
                 // every kind of routine: a package (Oracle mode's pkg.f()) counts for the functions it holds
                 sql = "SELECT DISTINCT UPPER(ROUTINE_NAME) FROM information_schema.ROUTINES"
-                        + " WHERE UPPER(ROUTINE_NAME) IN (" + markers + ")";
+                        + " WHERE UPPER(ROUTINE_NAME) IN (" + markers + ")" + dialect.allRows();
                 break;
         }
         try (PreparedStatement ps = raw.prepareStatement(sql)) {
