@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
 
 /**
  * Writes the fencing driver's pass-through halves ({@code PassThrough<Interface>} in
- * {@code dev.fencing.jdbc.internal}) from the {@code java.sql} interfaces themselves, so the delegation cannot drift
+ * {@code dev.fencing.jdbc.wrapper}) from the {@code java.sql} interfaces themselves, so the delegation cannot drift
  * from the JDK it is built with. Run by Maven in {@code generate-sources} as {@code java PassThroughGenerator.java
  * <output directory>}; docs/architecture.md says how the halves fit together.
  *
@@ -38,7 +38,7 @@ import java.util.stream.Collectors;
  * stands: the JDK's defaults for them throw and never reach the database.
  */
 public final class PassThroughGenerator {
-    private static final String PACKAGE = "dev.fencing.jdbc.internal";
+    private static final String PACKAGE = "dev.fencing.jdbc.wrapper";
 
     /** Return types that lead back to the raw connection; {@code Object} because a value may be a result set. */
     private static final List<Class<?>> LEADS_BACK = List.of(Connection.class, Statement.class, ResultSet.class,

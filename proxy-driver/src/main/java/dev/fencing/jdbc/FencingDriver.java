@@ -1,9 +1,9 @@
 package dev.fencing.jdbc;
 
-import dev.fencing.jdbc.internal.FencedConnectionImpl;
+import dev.fencing.jdbc.wrapper.FencedConnectionImpl;
 import dev.fencing.jdbc.config.Settings;
 import dev.fencing.jdbc.audit.SqlStates;
-import dev.fencing.jdbc.internal.Unfenced;
+import dev.fencing.jdbc.wrapper.Unfenced;
 
 import java.sql.Connection;
 import java.sql.Driver;

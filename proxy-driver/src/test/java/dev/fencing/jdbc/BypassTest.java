@@ -6,7 +6,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
-import dev.fencing.jdbc.internal.Unfenced;
+import dev.fencing.jdbc.wrapper.Unfenced;
 
 import java.sql.Array;
 import java.sql.CallableStatement;

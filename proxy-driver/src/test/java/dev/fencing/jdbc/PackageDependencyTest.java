@@ -29,8 +29,9 @@ class PackageDependencyTest {
     private static final Map<String, Set<String>> ALLOWED = Map.of(
             "audit", Set.of(""),
             "config", Set.of("", "audit"),
-            "internal", Set.of("", "audit", "config"),
-            "issuer", Set.of("", "audit", "config", "internal"),
+            "guard", Set.of("", "audit", "config"),
+            "wrapper", Set.of("", "audit", "config", "guard"),
+            "issuer", Set.of("", "audit", "config", "guard"),
             "cli", Set.of("", "audit", "config", "issuer"),
             "junit", Set.of("", "audit"));
     private static final Pattern USE = Pattern.compile("\\bdev\\.fencing\\.jdbc\\.([a-z]+)\\.");

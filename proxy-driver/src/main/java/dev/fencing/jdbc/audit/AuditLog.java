@@ -28,7 +28,8 @@ public final class AuditLog {
      * pools and drivers that sit between an application and the connection.
      */
     private static final String[] FRAMEWORKS = {
-        "dev.fencing.jdbc.internal.", "dev.fencing.jdbc.audit.", "dev.fencing.jdbc.config.", "dev.fencing.shaded.",
+        "dev.fencing.jdbc.wrapper.", "dev.fencing.jdbc.guard.", "dev.fencing.jdbc.config.", "dev.fencing.jdbc.audit.",
+        "dev.fencing.shaded.",
         "java.", "javax.", "jdk.",
         "sun.", "com.sun.", "jakarta.", "com.zaxxer.hikari.", "org.springframework.", "org.hibernate.",
         "org.apache.ibatis.", "org.mybatis.", "org.jooq.", "org.flywaydb.", "org.liquibase.", "liquibase.",

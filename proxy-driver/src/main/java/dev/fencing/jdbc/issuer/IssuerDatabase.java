@@ -1,8 +1,8 @@
 package dev.fencing.jdbc.issuer;
 
+import dev.fencing.jdbc.guard.FenceTables;
+import dev.fencing.jdbc.guard.H2Durability;
 import dev.fencing.jdbc.FencingSqlState;
-import dev.fencing.jdbc.internal.FenceTables;
-import dev.fencing.jdbc.internal.H2Durability;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.EpochSql;
 import dev.fencing.sql.EpochTable;

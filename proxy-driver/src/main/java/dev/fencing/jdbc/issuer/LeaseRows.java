@@ -1,6 +1,6 @@
 package dev.fencing.jdbc.issuer;
 
-import dev.fencing.jdbc.internal.EpochAdvance;
+import dev.fencing.jdbc.guard.EpochAdvance;
 import dev.fencing.sql.EpochSql;
 import dev.fencing.sql.EpochTable;
 import dev.fencing.sql.LeaseSql;

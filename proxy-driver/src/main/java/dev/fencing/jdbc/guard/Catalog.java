@@ -1,0 +1,155 @@
+package dev.fencing.jdbc.guard;
+
+import dev.fencing.sql.Analysis;
+import dev.fencing.sql.Dialect;
+import dev.fencing.sql.EpochTable;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The questions one connection asks its database's catalog instead of trusting names in SQL text (SPEC C9): does a
+ * statement call a function that may write, is a write's target the very table configured as exempt, and does a
+ * write reach only temporary tables of the session.
+ */
+public final class Catalog {
+    /**
+     * Parameters: a table name, and whether it was qualified. One row when the name means a plain temporary table
+     * of this session on which nothing can run code (see {@link #sessionTemporary}).
+     */
+    private static final String SESSION_TEMPORARY =
+            "SELECT 1 FROM pg_catalog.pg_class c WHERE c.oid = pg_catalog.to_regclass(?)"
+            + " AND (? OR (pg_catalog.current_schemas(true))[1] OPERATOR(pg_catalog.=) (SELECT n.nspname"
+            + " FROM pg_catalog.pg_namespace n WHERE n.oid OPERATOR(pg_catalog.=) pg_catalog.pg_my_temp_schema()))"
+            + " AND c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.pg_my_temp_schema() AND c.relkind = 'r'"
+            + " AND c.relpersistence = 't' AND NOT c.relhastriggers AND NOT c.relhasrules AND NOT c.relhassubclass"
+            // an index's expression or predicate, an exclusion or check constraint, and a row-security policy
+            // run functions on every write (found by review: an IMMUTABLE index function that writes elsewhere)
+            + " AND NOT c.relrowsecurity"
+            + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid"
+            + " AND (i.indexprs IS NOT NULL OR i.indpred IS NOT NULL))"
+            // an index of a user-defined operator class calls its support functions on every write
+            + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i, pg_catalog.unnest(CAST(i.indclass AS oid[])) k"
+            + " JOIN pg_catalog.pg_opclass oc ON oc.oid = k WHERE i.indrelid = c.oid"
+            + " AND oc.opcnamespace <> 'pg_catalog'::pg_catalog.regnamespace)"
+            + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint co WHERE co.conrelid = c.oid"
+            + " AND co.contype IN ('c', 'x', 't'))"
+            // an operator in a default is a function call too
+            + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_operator o"
+            + " ON d.refclassid = 'pg_catalog.pg_operator'::pg_catalog.regclass AND o.oid = d.refobjid"
+            + " WHERE d.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass"
+            + " AND d.objid IN (SELECT ad.oid FROM pg_catalog.pg_attrdef ad WHERE ad.adrelid = c.oid)"
+            + " AND o.oprnamespace <> 'pg_catalog'::pg_catalog.regnamespace)"
+            + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t"
+            + " ON t.oid = a.atttypid WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped"
+            // any type outside pg_catalog: a domain, an array of one, a composite holding one (found by review)
+            + " AND t.typnamespace <> 'pg_catalog'::pg_catalog.regnamespace)"
+            + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_proc p"
+            + " ON d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND p.oid = d.refobjid"
+            + " WHERE (d.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass"
+            + " AND d.objid IN (SELECT ad.oid FROM pg_catalog.pg_attrdef ad WHERE ad.adrelid = c.oid)"
+            + " OR d.classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass"
+            + " AND d.objid IN (SELECT co.oid FROM pg_catalog.pg_constraint co WHERE co.conrelid = c.oid))"
+            + " AND (p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace OR p.provolatile = 'v'"
+            + " AND p.proname NOT IN ('" + String.join("', '", WritingFunctions.HARMLESS_POSTGRES) + "')))";
+
+    /** How many temporary-table names a connection remembers; when full it starts over. */
+    private static final int MAX_REMEMBERED = 4096;
+
+    private final Connection raw;
+    private final Dialect dialect;
+    private final WritingFunctions functions;
+    private final ExemptTables exempt;
+    /** Own names (lower-cased) this connection created temporary tables under; see {@link #writesOnlyTemporaryTables}. */
+    private final Set<String> temporaryNames = new HashSet<>();
+
+    private Catalog(Connection raw, Dialect dialect, ExemptTables exempt) {
+        this.raw = raw;
+        this.dialect = dialect;
+        this.functions = new WritingFunctions(raw, dialect);
+        this.exempt = exempt;
+    }
+
+    /** The catalog of one connection, with the configured exempt tables resolved (see {@link ExemptTables#open}). */
+    public static Catalog open(Connection raw, Dialect dialect, List<EpochTable> exemptTables) throws SQLException {
+        return new Catalog(raw, dialect, ExemptTables.open(raw, dialect, exemptTables));
+    }
+
+    /**
+     * Whether a statement must run guarded although the analyzer did not ask for it, or may skip the guard it
+     * asked for: a query or setting that calls a function that may write needs the guard; a mutation is exempt
+     * only when it only changes data, every target is the configured exempt table itself as the database resolves
+     * it, and it calls no writing function. DDL and calls also forget what is known about functions.
+     */
+    public synchronized boolean needsGuard(Analysis analysis) throws SQLException {
+        switch (analysis.kind()) {
+            case READ_ONLY:
+            case SESSION_SETTING:
+                return functions.anyWrites(analysis.calledFunctions());
+            case MUTATION:
+                if (!analysis.changesDataOnly()) {
+                    functions.forget();
+                    return true;
+                }
+                return !exempt.writesOnlyExempt(analysis) || functions.anyWrites(analysis.calledFunctions());
+            default:
+                return false;
+        }
+    }
+
+    // ---- temporary tables ---------------------------------------------------------------------------------
+
+    /** A name this connection created a temporary table under: the cheap test before any catalog question. */
+    public synchronized void createdTemporaryTable(String name) {
+        if (name != null && dialect == Dialect.POSTGRESQL) {
+            if (temporaryNames.size() >= MAX_REMEMBERED) {
+                temporaryNames.clear();
+            }
+            temporaryNames.add(name);
+        }
+    }
+
+    /**
+     * Whether a data change writes only temporary tables of this session (PostgreSQL), which no other session can
+     * see: every target is a name this connection created a temporary table under, and the database, asked now with
+     * the session's search path, resolves every written reference to a plain table in this session's temporary
+     * schema that has no triggers, rules or children, no column of a domain type, and no default or constraint that
+     * calls a function outside {@code pg_catalog} or a volatile one that may write; and the statement calls no
+     * function that may write (issue 11, item 3).
+     */
+    public synchronized boolean writesOnlyTemporaryTables(Analysis analysis) throws SQLException {
+        if (dialect != Dialect.POSTGRESQL || !analysis.changesDataOnly() || analysis.isOpaque()
+                || analysis.targetTables().isEmpty() || !temporaryNames.containsAll(analysis.targetTables())
+                || analysis.targetReferences().isEmpty()) {
+            return false;
+        }
+        for (List<String> reference : analysis.targetReferences()) {
+            boolean qualified = reference.size() == 2;
+            if (reference.size() > 2 || qualified && !reference.get(0).equalsIgnoreCase("pg_temp")
+                    && !reference.get(0).equals("\"pg_temp\"") || !sessionTemporary(String.join(".", reference), qualified)) {
+                return false;
+            }
+        }
+        return !functions.anyWrites(analysis.calledFunctions());
+    }
+
+    /**
+     * Whether {@code name} means a temporary table of this session with nothing that could write elsewhere. An
+     * unqualified name counts only while the session's temporary schema comes first in its search path: then no
+     * table another session creates meanwhile can take the name over before the statement runs.
+     */
+    private boolean sessionTemporary(String name, boolean qualified) throws SQLException {
+        try (PreparedStatement ps = raw.prepareStatement(SESSION_TEMPORARY)) {
+            ps.setString(1, name);
+            ps.setBoolean(2, qualified);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+}

@@ -1,0 +1,384 @@
+package dev.fencing.jdbc.guard;
+
+import dev.fencing.jdbc.audit.FenceMetrics;
+import dev.fencing.jdbc.audit.Refusals;
+import dev.fencing.jdbc.config.TokenResolver;
+import dev.fencing.jdbc.FencingProperty;
+import dev.fencing.jdbc.FencingRefusedException;
+import dev.fencing.sql.EpochSql;
+import dev.fencing.sql.SessionFenceSql;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The guard protocol of one connection: runs a mutation so that the epoch check and the write commit or roll
+ * back together (SPEC C2, C3, C4), on the strength of what the server says, never of a lock the driver believes
+ * it holds (C9).
+ *
+ * <p>The rule: every mutation is sent with its own guard, in the same transaction, with nothing of the caller's
+ * in between. Where the database runs two statements in one round trip (PostgreSQL), the guard statement travels
+ * ahead of the caller's untouched text and fails loudly when the token is not current, so the text never runs and
+ * its triggers never fire. Elsewhere, and for texts that may end their transaction themselves (a procedure that
+ * commits), the epoch row is locked by a separate statement first, inside a transaction: the caller's when the
+ * server reports one, otherwise one the driver opens and commits around the statement. Taking the lock again in
+ * a transaction that already holds it costs one index lookup.
+ *
+ * <p>The only thing remembered is which marks this connection has seen committed. It decides no safety question:
+ * it only lets a caller's transaction skip the separate locking read before a guarded text (which would abort
+ * that transaction on a new epoch instead of advancing the mark).
+ */
+public final class EpochGuard {
+    /** One statement execution as the guard drives it. */
+    public interface Call<T> {
+        /**
+         * Runs the caller's text with the guard statement ahead of it in the same text; the guard's failure comes
+         * back as the {@link SQLException} the database raised (see {@link GuardFailure}). Only called when the
+         * statement was declared {@code prefixable}.
+         */
+        T withGuard(String resource, long token) throws SQLException;
+
+        /** Runs the caller's statement as the underlying driver would, untouched. */
+        T untouched() throws SQLException;
+    }
+
+    private final Connection raw;
+    private final EpochSql sql;
+    private final IssuerCheck issuerCheck;
+    private final SessionProbe probe;
+    /** The session fence ({@code fencing.guard=session}), or {@code null} when every mutation carries its guard. */
+    private final SessionFence sessions;
+    /** Marks this connection saw committed, per resource; only chooses the form of the guard. */
+    private final Map<String, Long> committedMarks = new HashMap<>(4);
+    /** Marks the current transaction has locked at, per resource: committed marks once it commits. */
+    private final Map<String, Long> pendingMarks = new HashMap<>(4);
+    private PreparedStatement lockAtLeast;
+    private PreparedStatement advance;
+    private Statement transactionControl;
+
+    /** {@code issuerCheck} is {@code null} when never-issued tokens are not checked ({@code fencing.issuer.check=off}). */
+    public EpochGuard(Connection raw, EpochSql sql, IssuerCheck issuerCheck, SessionFenceSql sessionFence) {
+        this.raw = raw;
+        this.sql = sql;
+        this.issuerCheck = issuerCheck;
+        this.probe = SessionProbe.of(raw, sql.dialect());
+        this.sessions = sessionFence == null ? null : new SessionFence(raw, sessionFence, probe);
+    }
+
+    public EpochSql sql() {
+        return sql;
+    }
+
+    /**
+     * Runs {@code call} fenced for {@code resource} at {@code token}; refuses a stale token with nothing changed.
+     *
+     * @param prefixable whether the call can send the guard ahead of its text ({@link Call#withGuard})
+     * @param repeatable whether the call can be sent a second time after its guard failed (no stream parameters)
+     */
+    public <T> T run(String resource, long token, boolean prefixable, boolean repeatable, Call<T> call) throws SQLException {
+        if (sessions != null && sessionCovers(resource, token)) {
+            return call.untouched();
+        }
+        if (!probe.inTransaction()) {
+            if (prefixable && repeatable) {
+                try {
+                    T result = call.withGuard(resource, token);
+                    committedMarks.put(resource, token);
+                    return result;
+                } catch (SQLException e) {
+                    GuardFailure failure = GuardFailure.of(e);
+                    if (failure == null) {
+                        throw e;
+                    }
+                    if (failure.stale()) {
+                        throw stale(resource, token, failure.mark());
+                    }
+                    // The mark is below the token: advance it in a transaction of the driver's, then run once.
+                }
+            }
+            return inDriverTransaction(resource, token, prefixable, call);
+        }
+        if (!prefixable) {
+            lock(resource, token);
+            if (!probe.inTransaction()) {
+                throw Refusals.cannotGuard("the transaction ended while the epoch row was being locked, so the"
+                        + " statement was not sent");
+            }
+            return call.untouched();
+        }
+        if (!knownCurrent(resource, token)) {
+            // Advance (or check) without failing, so a new epoch does not abort the caller's transaction.
+            lock(resource, token);
+        }
+        try {
+            T result = call.withGuard(resource, token);
+            pendingMarks.put(resource, token);
+            return result;
+        } catch (SQLException e) {
+            GuardFailure failure = GuardFailure.of(e);
+            if (failure == null) {
+                throw e;
+            }
+            committedMarks.remove(resource);
+            pendingMarks.remove(resource);
+            if (failure.stale()) {
+                throw stale(resource, token, failure.mark());
+            }
+            throw Refusals.behind(resource, token);
+        }
+    }
+
+    /**
+     * Whether the session fence covers a mutation at {@code token}: this session is registered at it (or registers
+     * now, when the server has no transaction open). A session registered at a lower token cannot move to a
+     * newer one (the database would refuse its raise of the mark): the connection is closed, so a pool replaces it.
+     * A session registered at a higher token falls through to the statement guard, which refuses the stale token.
+     */
+    private boolean sessionCovers(String resource, long token) throws SQLException {
+        Long held = sessions.registeredToken(resource);
+        if (held == null && sessions.registerIfIdle(resource, token) == SessionFence.Outcome.REGISTERED) {
+            held = token;
+        }
+        if (held == null || held > token) {
+            return false;
+        }
+        if (held == token) {
+            return true;
+        }
+        try {
+            raw.close();
+        } catch (SQLException ignored) {
+            // closing is what matters; the refusal below says why
+        }
+        throw new SQLException("fencing: this connection is fenced at token " + held + " of resource '" + resource
+                + "' (" + FencingProperty.GUARD.getName() + "=session) and cannot move to token " + token + ": it was closed, nothing"
+                + " was changed; take a new connection for the new token", "08006");
+    }
+
+    /** Under the session fence: registers for the token in force, if there is one, before a statement that reads. */
+    public void registerForRead(TokenResolver tokens) {
+        if (sessions == null) {
+            return;
+        }
+        try {
+            String resource = tokens.resource();
+            if (sessions.registeredToken(resource) != null) {
+                return; // registered at some token: a read needs nothing more
+            }
+            sessions.registerForRead(resource, tokens.token(resource));
+        } catch (SQLException noTokenOrNoRegistration) {
+            // a read needs neither: its writes will be guarded statement by statement, or register later
+        }
+    }
+
+    /**
+     * Runs {@code call} in a transaction of the driver's, committed when it succeeds. Where the server's status
+     * flags say whether a transaction is open (MariaDB Connector/J, MySQL Connector/J), it is opened with
+     * {@code START TRANSACTION} and ended with {@code COMMIT} sent as SQL, auto-commit left on: two round trips
+     * instead of the three of {@code setAutoCommit(false)}, {@code commit()} and {@code setAutoCommit(true)}; the
+     * flags, not the driver's belief, say the transaction is open before the lock is taken.
+     */
+    private <T> T inDriverTransaction(String resource, long token, boolean prefixable, Call<T> call)
+            throws SQLException {
+        boolean bySql = probe.followsSqlTransactions();
+        if (bySql) {
+            transactionControl().execute("START TRANSACTION");
+            if (!probe.inTransaction()) {
+                throw Refusals.cannotGuard("the server reported no transaction after START TRANSACTION, so the"
+                        + " statement was not sent");
+            }
+        } else {
+            raw.setAutoCommit(false);
+        }
+        try {
+            lock(resource, token);
+            T result = prefixable ? call.withGuard(resource, token) : call.untouched();
+            if (bySql) {
+                transactionControl().execute("COMMIT");
+            } else {
+                raw.commit();
+            }
+            committedMarks.put(resource, token);
+            return result;
+        } catch (SQLException | RuntimeException | Error failure) {
+            try {
+                if (bySql) {
+                    transactionControl().execute("ROLLBACK");
+                } else {
+                    raw.rollback();
+                }
+            } catch (SQLException rollbackFailure) {
+                failure.addSuppressed(rollbackFailure);
+            }
+            throw failure;
+        } finally {
+            pendingMarks.clear();
+            if (!bySql) {
+                raw.setAutoCommit(true);
+            }
+        }
+    }
+
+    private Statement transactionControl() throws SQLException {
+        if (transactionControl == null) {
+            transactionControl = raw.createStatement();
+        }
+        return transactionControl;
+    }
+
+    private boolean knownCurrent(String resource, long token) {
+        Long mark = committedMarks.get(resource);
+        return mark != null && mark == token;
+    }
+
+    private FencingRefusedException stale(String resource, long token, long mark) {
+        if (mark >= 0) {
+            committedMarks.put(resource, mark);
+        } else {
+            committedMarks.remove(resource);
+        }
+        return Refusals.stale(resource, token, mark);
+    }
+
+    /**
+     * Takes the epoch-row lock for {@code token} in the current transaction: shared when the mark equals the
+     * token, exclusive after raising a lower mark; a higher mark refuses the token as stale. Only a raise asks
+     * the issuer check, so a token above the issued mark is refused before it can become the mark.
+     */
+    void lock(String resource, long token) throws SQLException {
+        long started = System.nanoTime();
+        try {
+            lockUntimed(resource, token);
+        } finally {
+            FenceMetrics.of(resource).epochLocked(System.nanoTime() - started);
+        }
+    }
+
+    private void lockUntimed(String resource, long token) throws SQLException {
+        boolean lockedBefore = knownCurrent(resource, token) || Long.valueOf(token).equals(pendingMarks.get(resource));
+        if (sql.readMarkBeforeLocking() && !lockedBefore && readMark(resource) < token) {
+            // InnoDB: a shared lock taken by a locking read that found the mark lower would deadlock the advance
+            // against another first writer of the epoch (EpochSql#readMarkBeforeLocking); advance straight away.
+            if (issuerCheck != null) {
+                issuerCheck.verify(resource, token);
+            }
+            if (advance(resource, token)) {
+                pendingMarks.put(resource, token);
+                return;
+            }
+        }
+        for (int attempt = 0; attempt < 8; attempt++) {
+            PreparedStatement read = lockAtLeastStatement();
+            read.setString(1, resource);
+            read.setLong(2, token);
+            try (ResultSet rs = read.executeQuery()) {
+                if (rs.next()) {
+                    long mark = rs.getLong(1);
+                    if (mark != token) {
+                        throw stale(resource, token, mark);
+                    }
+                    pendingMarks.put(resource, token);
+                    return;
+                }
+            }
+            if (issuerCheck != null) {
+                issuerCheck.verify(resource, token);
+            }
+            if (advance(resource, token)) {
+                pendingMarks.put(resource, token);
+                return;
+            }
+        }
+        throw new SQLException("fencing: could not lock the epoch row of '" + resource + "' after repeated races"
+                + " (or the session hides the row from the fence's own reads); nothing was changed",
+                dev.fencing.jdbc.FencingSqlState.CANNOT_GUARD);
+    }
+
+    /** Raises the mark to {@code token}; false when a concurrent first insert won the race and the caller should retry. */
+    private boolean advance(String resource, long token) throws SQLException {
+        if (sql.advanceQueue() != null) {
+            try (PreparedStatement queue = raw.prepareStatement(sql.advanceQueue())) {
+                queue.setString(1, resource);
+                queue.executeQuery().close();
+            }
+        }
+        if (sql.advance() != null) {
+            PreparedStatement upsert = advanceStatement();
+            upsert.setString(1, resource);
+            upsert.setLong(2, token);
+            if (upsert.executeUpdate() == 1) {
+                return true;
+            }
+            throw Refusals.stale(resource, token, readMark(resource));
+        }
+        try (PreparedStatement raise = raw.prepareStatement(sql.raise())) {
+            raise.setLong(1, token);
+            raise.setString(2, resource);
+            raise.setLong(3, token);
+            if (raise.executeUpdate() == 1) {
+                return true;
+            }
+        }
+        try (PreparedStatement insert = raw.prepareStatement(sql.insertFirst())) {
+            insert.setString(1, resource);
+            insert.setLong(2, token);
+            return insert.executeUpdate() == 1;
+        } catch (SQLException e) {
+            if (e.getSQLState() != null && e.getSQLState().startsWith("23")) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /** The resource's mark as committed now (0 when it has none), read without a lock. */
+    public long readMark(String resource) throws SQLException {
+        return EpochAdvance.readMark(raw, sql, resource);
+    }
+
+    private PreparedStatement lockAtLeastStatement() throws SQLException {
+        if (lockAtLeast == null) {
+            lockAtLeast = raw.prepareStatement(sql.lockAtLeast());
+        }
+        return lockAtLeast;
+    }
+
+    private PreparedStatement advanceStatement() throws SQLException {
+        if (advance == null) {
+            advance = raw.prepareStatement(sql.advance());
+        }
+        return advance;
+    }
+
+    /** The caller's transaction committed: the marks it locked at are committed marks now. */
+    public void committed() {
+        committedMarks.putAll(pendingMarks);
+        pendingMarks.clear();
+    }
+
+    /** The caller's transaction rolled back (or part of it did): what it locked at may be undone. */
+    public void rolledBack() {
+        pendingMarks.clear();
+    }
+
+    public void close() {
+        closeQuietly(lockAtLeast);
+        closeQuietly(advance);
+        closeQuietly(transactionControl);
+    }
+
+    private static void closeQuietly(Statement statement) {
+        if (statement != null) {
+            try {
+                statement.close();
+            } catch (SQLException ignored) {
+                // the connection is closing; nothing to report
+            }
+        }
+    }
+}

@@ -1,0 +1,288 @@
+package dev.fencing.jdbc.guard;
+
+import dev.fencing.jdbc.audit.SqlStates;
+
+import dev.fencing.jdbc.config.Settings;
+import dev.fencing.jdbc.FencingProperty;
+import dev.fencing.sql.Dialect;
+import dev.fencing.sql.EpochSql;
+import dev.fencing.sql.EpochTable;
+import dev.fencing.sql.LeaseSql;
+import dev.fencing.sql.SessionFenceSql;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * At connect: resolves the epoch table (and, for the never-issued check, the lease table) to qualified names
+ * ({@link FenceTables}), checks that the epoch table exists with its columns and with the database's own
+ * protection of its marks ({@code fencing.schema=validate}), or creates what is missing ({@code create}).
+ */
+public final class EpochSchema {
+    /**
+     * The fence's tables as resolved for one connection: the epoch table, the lease table (the configured name
+     * when the never-issued check is off or unsupported) and whether the lease table existed at connect.
+     */
+    public record Tables(EpochTable epoch, EpochTable lease, boolean leasePresent) {
+    }
+
+    private EpochSchema() {
+    }
+
+    public static Tables prepare(Connection raw, Dialect dialect, Settings settings) throws SQLException {
+        Settings.SchemaMode mode = settings.schemaMode();
+        EpochTable configured = settings.epochTable();
+        boolean autoCommit = raw.getAutoCommit();
+        EpochSql sql = new EpochSql(dialect, configured);
+        if (settings.sessionGuard()) {
+            sessionFenceSql(dialect, configured); // refused before anything is created
+        }
+        try {
+            EpochTable epoch = FenceTables.resolve(raw, dialect, configured);
+            try (Statement statement = raw.createStatement()) {
+                if (epoch == null && mode == Settings.SchemaMode.CREATE) {
+                    statement.execute(sql.createTable());
+                    epoch = FenceTables.resolve(raw, dialect, configured);
+                }
+                if (epoch == null) {
+                    statement.executeQuery(sql.validateTable()).close(); // the database's own error, then ours
+                    throw new SQLException("table " + configured + " not found", SqlStates.PG_UNDEFINED_TABLE);
+                }
+                sql = new EpochSql(dialect, epoch);
+                statement.executeQuery(sql.validateTable()).close();
+            }
+            exact(raw, dialect, mode, "epoch table " + sql.table(), sql.exactnessParameters(), sql.makeExact());
+            protect(raw, sql, mode, autoCommit);
+            if (settings.sessionGuard()) {
+                sessionFence(raw, sessionFenceSql(dialect, epoch), mode, autoCommit);
+            }
+            Tables tables = new Tables(epoch, settings.leaseTable(), false);
+            if (settings.issuerCheck() && new LeaseSql(dialect, settings.leaseTable()).supported()) {
+                tables = lease(raw, dialect, settings, epoch);
+            }
+            if (!autoCommit) {
+                raw.commit();
+            }
+            return tables;
+        } catch (SQLException e) {
+            if (!autoCommit) {
+                try {
+                    raw.rollback();
+                } catch (SQLException rollbackFailure) {
+                    e.addSuppressed(rollbackFailure);
+                }
+            }
+            if (!aboutTheTable(e)) {
+                // a lost connection, a timeout, a cancel, or our own configuration error: passed on as it is
+                throw e;
+            }
+            SQLException configurationError = mode == Settings.SchemaMode.CREATE
+                    ? Settings.configuration("cannot create the epoch table " + sql.table() + ": "
+                    + firstLine(e.getMessage()))
+                    : Settings.configuration("the epoch table " + sql.table() + (tableMissing(e)
+                    ? " does not exist" : " cannot be read as (resource, epoch): " + firstLine(e.getMessage()))
+                    + ". Create it with: " + sql.createTable() + "; "
+                    + String.join("; ", sql.protect()) + " -- or connect once with fencing.schema=create");
+            configurationError.initCause(e);
+            throw configurationError;
+        }
+    }
+
+    /**
+     * Makes sure the database itself refuses lowering or deleting a mark (SPEC C9): validate refuses a table
+     * without the protection; create adds it (a concurrent connection adding it at the same time is fine).
+     */
+    private static void protect(Connection raw, EpochSql sql, Settings.SchemaMode mode, boolean autoCommit)
+            throws SQLException {
+        if (sql.protectionCheck() == null || holds(raw, sql.protectionCheck(), sql.protectionParameters())) {
+            return;
+        }
+        List<String> statements = sql.protect();
+        SQLException failure = null;
+        if (mode == Settings.SchemaMode.CREATE) {
+            failure = create(raw, statements, autoCommit);
+            if (holds(raw, sql.protectionCheck(), sql.protectionParameters())) {
+                return; // added now, or by a connection that raced this one
+            }
+        }
+        SQLException missing = Settings.configuration("the epoch table " + sql.table() + " lacks the database's own"
+                + " protection of its high-water marks (triggers that refuse lowering, deleting or truncating a mark,"
+                + " whatever client writes it" + (sql.prefixGuard() == null ? "" : "; and the guard function every"
+                + " guarded statement calls, new in this version") + ")"
+                + (failure == null ? "" : " and it could not be added: " + failure.getMessage())
+                + ". Add it with: " + String.join("; ", statements)
+                + " -- or connect once with fencing.schema=create, or run fencing init");
+        if (failure != null) {
+            missing.initCause(failure);
+        }
+        throw missing;
+    }
+
+    /**
+     * The session fence's SQL beside {@code epoch} ({@code fencing.guard=session}), or the configuration error why
+     * there can be none: another database than PostgreSQL, or an epoch table name too long for its session table.
+     */
+    private static SessionFenceSql sessionFenceSql(Dialect dialect, EpochTable epoch) throws SQLException {
+        String setting = FencingProperty.GUARD.getName();
+        if (dialect != Dialect.POSTGRESQL) {
+            throw Settings.configuration(setting + "=session is available on PostgreSQL only; this database is "
+                    + dialect.name().toLowerCase(java.util.Locale.ROOT) + ": use " + setting + "=statement");
+        }
+        try {
+            return new SessionFenceSql(epoch);
+        } catch (IllegalArgumentException e) {
+            throw Settings.configuration(setting + "=session: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Makes sure the session fence is in force beside the epoch table ({@code fencing.guard=session}): its table,
+     * its protection and the epoch table's hand-over trigger. Validate refuses a database without them; create
+     * adds them.
+     */
+    private static void sessionFence(Connection raw, SessionFenceSql sql, Settings.SchemaMode mode,
+                                     boolean autoCommit) throws SQLException {
+        if (sessionFenceInForce(raw, sql)) {
+            return;
+        }
+        SQLException failure = null;
+        if (mode == Settings.SchemaMode.CREATE) {
+            failure = create(raw, sql.create(), autoCommit);
+            if (sessionFenceInForce(raw, sql)) {
+                return; // added now, or by a connection that raced this one
+            }
+        }
+        SQLException missing = Settings.configuration(FencingProperty.GUARD.getName() + "=session needs the session"
+                + " table " + sql.table() + " with its protection and the hand-over trigger on " + sql.epochTable()
+                + (failure == null ? "" : ", which could not be added: " + firstLine(failure.getMessage()))
+                + ". Connect once with fencing.schema=create, or run: " + String.join("; ", sql.create()));
+        if (failure != null) {
+            missing.initCause(failure);
+        }
+        throw missing;
+    }
+
+    private static boolean sessionFenceInForce(Connection raw, SessionFenceSql sql) throws SQLException {
+        return holds(raw, "SELECT CASE WHEN to_regclass(?) IS NOT NULL THEN 1 ELSE 0 END", List.of(sql.table()))
+                && holds(raw, sql.check(), sql.checkParameters());
+    }
+
+    /**
+     * Runs the statements that add what is missing ({@code fencing.schema=create}); the failure, with the
+     * transaction rolled back, or {@code null}. The caller checks again: a connection racing this one may have
+     * added the same.
+     */
+    private static SQLException create(Connection raw, List<String> statements, boolean autoCommit)
+            throws SQLException {
+        try (Statement statement = raw.createStatement()) {
+            for (String each : statements) {
+                statement.execute(each);
+            }
+            return null;
+        } catch (SQLException e) {
+            if (!autoCommit) {
+                raw.rollback();
+            }
+            return e;
+        }
+    }
+
+    /**
+     * Makes sure a fence table compares resource names exactly, so {@code HOCASE} and {@code hocase}, or {@code x}
+     * and {@code x } (trailing space), are never one resource with one mark, and is transactional (MariaDB and
+     * MySQL: see {@link EpochSql#exactnessCheck}): validate refuses a table that is not; create alters it.
+     */
+    private static void exact(Connection raw, Dialect dialect, Settings.SchemaMode mode, String what,
+                              List<String> parameters, String alter) throws SQLException {
+        String check = EpochSql.exactnessCheck(dialect);
+        if (check == null || holds(raw, check, parameters)) {
+            return;
+        }
+        if (mode == Settings.SchemaMode.CREATE) {
+            try (Statement statement = raw.createStatement()) {
+                statement.execute(alter);
+            }
+            if (holds(raw, check, parameters)) {
+                return;
+            }
+        }
+        throw Settings.configuration("the " + what + " compares resource names with the column's collation, which"
+                + " ignores case or trailing spaces (two resources would share one high-water mark), or is not an"
+                + " InnoDB table (no row locks, no transactions). Change it with: " + alter
+                + " -- or connect once with fencing.schema=create");
+    }
+
+    /** Runs one of the fence's checks: one row whose first column is 1 when what it checks holds. */
+    private static boolean holds(Connection raw, String check, List<String> parameters) throws SQLException {
+        try (PreparedStatement query = raw.prepareStatement(check)) {
+            for (int i = 0; i < parameters.size(); i++) {
+                query.setString(i + 1, parameters.get(i));
+            }
+            try (ResultSet rs = query.executeQuery()) {
+                return rs.next() && rs.getInt(1) == 1;
+            }
+        }
+    }
+
+    /**
+     * Resolves the lease table for the never-issued check. A lease table named in {@code fencing.lease.table} must
+     * exist; the default one may be created later, under the name it would get now.
+     */
+    private static Tables lease(Connection raw, Dialect dialect, Settings settings, EpochTable epoch)
+            throws SQLException {
+        EpochTable configured = settings.leaseTable();
+        EpochTable lease = FenceTables.resolve(raw, dialect, configured);
+        if (lease != null) {
+            LeaseSql leaseSql = new LeaseSql(dialect, lease);
+            exact(raw, dialect, settings.schemaMode(), "lease table " + leaseSql.table(),
+                    leaseSql.exactnessParameters(), leaseSql.makeExact());
+            return new Tables(epoch, lease, true);
+        }
+        if (settings.leaseTableConfigured()) {
+            throw Settings.configuration(FencingProperty.LEASE_TABLE.getName() + ": the lease table " + configured
+                    + " does not exist (the never-issued check needs it): create it with 'fencing init', correct the"
+                    + " name, or set " + FencingProperty.ISSUER_CHECK.getName() + "=off when every resource is fed by"
+                    + " an external coordinator");
+        }
+        return new Tables(epoch, FenceTables.locate(raw, dialect, configured), false);
+    }
+
+    /**
+     * Whether the statement failed because of the table itself: SQLState class 42 (undefined table or column,
+     * syntax, privileges) or 3F (no such schema), or H2's "schema not found" (90079).
+     */
+    /**
+     * Table not found: PostgreSQL {@code 42P01}; H2 {@code 42S02}, {@code 42S03} (with candidates) and
+     * {@code 42S04} (empty database); MariaDB {@code 42S02}.
+     */
+    private static boolean tableMissing(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.equals(SqlStates.PG_UNDEFINED_TABLE) || state.equals(SqlStates.TABLE_NOT_FOUND)
+                || state.equals(SqlStates.H2_TABLE_NOT_FOUND_WITH_CANDIDATES)
+                || state.equals(SqlStates.H2_TABLE_NOT_FOUND_EMPTY));
+    }
+
+    /**
+     * A server message without the lines it adds for a console (PostgreSQL's {@code Position: 29}, H2's SQL
+     * statement echo), which mean nothing to the reader of a configuration error.
+     */
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "";
+        }
+        int end = message.indexOf('\n');
+        String line = (end < 0 ? message : message.substring(0, end)).trim();
+        int echo = line.indexOf("; SQL statement:");
+        return echo < 0 ? line : line.substring(0, echo);
+    }
+
+    private static boolean aboutTheTable(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("42") || state.startsWith("3F")
+                || state.equals(SqlStates.H2_SCHEMA_NOT_FOUND));
+    }
+}

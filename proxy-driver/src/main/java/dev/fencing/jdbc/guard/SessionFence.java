@@ -1,0 +1,174 @@
+package dev.fencing.jdbc.guard;
+
+import dev.fencing.jdbc.audit.SqlStates;
+
+import dev.fencing.jdbc.audit.Refusals;
+import dev.fencing.jdbc.FencingProperty;
+import dev.fencing.jdbc.FencingSqlState;
+import dev.fencing.sql.SessionFenceSql;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The session fence of one PostgreSQL connection ({@code fencing.guard=session}): registers the server session as
+ * the holder of a token, in a transaction of its own, so that its later mutations at that token can go to the
+ * server untouched, with no per-statement cost (see {@link SessionFenceSql} for the protocol).
+ *
+ * <p>What it remembers is what the server committed: a registration is only believed after its transaction
+ * committed, and the database keeps it for as long as the session lives (its row cannot be deleted while the
+ * session is alive, and a raise of the mark above it ends the session before the raise commits). So a belief
+ * that outlives its truth would need a dead session, which runs nothing.
+ */
+final class SessionFence {
+    /** What a registration attempt found. */
+    enum Outcome {
+        /** The mark equals the token: the session is registered and its mutations at that token go untouched. */
+        REGISTERED,
+        /** The mark is below the token (or missing): the statement guard advances it first. */
+        BEHIND
+    }
+
+    private final Connection raw;
+    private final SessionFenceSql sql;
+    private final SessionProbe probe;
+    /** The token this session is registered at, per resource, as committed on the server. */
+    private final Map<String, Long> registered = new HashMap<>(4);
+    /** The token a read last tried to register at, per resource: a read tries each token once. */
+    private final Map<String, Long> triedForRead = new HashMap<>(4);
+
+    SessionFence(Connection raw, SessionFenceSql sql, SessionProbe probe) {
+        this.raw = raw;
+        this.sql = sql;
+        this.probe = probe;
+    }
+
+    /** The token this session is registered at for {@code resource}, or {@code null}. */
+    Long registeredToken(String resource) {
+        return registered.get(resource);
+    }
+
+    /**
+     * Registers the session at {@code token} when the server has no transaction open on it (so nothing of the
+     * caller's can be in the registration's transaction); {@code null} when it has one, or when the epoch row stayed
+     * locked for {@link SessionFenceSql#LOCK_WAIT}'s time (the statement guard then serves the statement).
+     *
+     * @throws dev.fencing.jdbc.FencingRefusedException when the mark is above the token (stale)
+     */
+    Outcome registerIfIdle(String resource, long token) throws SQLException {
+        if (!probe.serverIdle()) {
+            return null;
+        }
+        boolean autoCommit = raw.getAutoCommit();
+        if (autoCommit) {
+            raw.setAutoCommit(false);
+        }
+        try {
+            Outcome outcome = register(resource, token);
+            if (outcome == Outcome.REGISTERED) {
+                raw.commit();
+                registered.put(resource, token);
+            } else {
+                raw.rollback();
+            }
+            return outcome;
+        } catch (SQLException | RuntimeException | Error failure) {
+            try {
+                raw.rollback();
+            } catch (SQLException rollbackFailure) {
+                failure.addSuppressed(rollbackFailure);
+            }
+            if (failure instanceof SQLException e && SqlStates.LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
+                // The epoch row stayed locked (an epoch change under way, or a lock someone holds): the statement
+                // guard takes over for this statement, with the caller's own timeout and cancel.
+                return null;
+            }
+            throw failure;
+        } finally {
+            if (autoCommit) {
+                raw.setAutoCommit(true);
+            }
+        }
+    }
+
+    /**
+     * Before a read: registers at {@code token} when not registered and the server is idle, once per token (a
+     * mark that is not the token is left to the next write, which advances it or is refused).
+     */
+    void registerForRead(String resource, long token) throws SQLException {
+        if (registered.containsKey(resource)) {
+            return;
+        }
+        Long tried = triedForRead.get(resource);
+        if (tried != null && tried == token) {
+            return;
+        }
+        if (!probe.serverIdle()) {
+            return;
+        }
+        triedForRead.put(resource, token);
+        registerIfIdle(resource, token);
+    }
+
+    private Outcome register(String resource, long token) throws SQLException {
+        try (PreparedStatement wait = raw.prepareStatement(SessionFenceSql.LOCK_WAIT)) {
+            wait.executeQuery().close();
+        }
+        long mark;
+        try (PreparedStatement lock = raw.prepareStatement(sql.lockMark())) {
+            lock.setString(1, resource);
+            try (ResultSet rs = lock.executeQuery()) {
+                if (!rs.next()) {
+                    return Outcome.BEHIND;
+                }
+                mark = rs.getLong(1);
+            }
+        }
+        if (mark > token) {
+            throw Refusals.stale(resource, token, mark);
+        }
+        if (mark < token) {
+            return Outcome.BEHIND;
+        }
+        try (PreparedStatement bump = raw.prepareStatement(sql.bumpGeneration())) {
+            bump.setString(1, resource);
+            bump.executeUpdate();
+        }
+        try (PreparedStatement insert = raw.prepareStatement(sql.register())) {
+            insert.setString(1, resource);
+            insert.setLong(2, token);
+            insert.executeUpdate();
+        }
+        int serverPid;
+        long held;
+        try (PreparedStatement check = raw.prepareStatement(sql.registered())) {
+            check.setString(1, resource);
+            try (ResultSet rs = check.executeQuery()) {
+                rs.next();
+                serverPid = rs.getInt(1);
+                held = rs.getLong(2);
+                if (rs.wasNull()) {
+                    held = -1;
+                }
+            }
+        }
+        int connectedPid = probe.connectedBackendPid();
+        if (connectedPid != serverPid) {
+            throw new SQLException("fencing: " + FencingProperty.GUARD.getName() + "=session needs one server session per connection,"
+                    + " but " + (connectedPid == 0 ? "the PostgreSQL driver does not say which server process it"
+                    + " connected to" : "this connection was opened to server process " + connectedPid) + " and its"
+                    + " statements run in process " + serverPid + " (a proxy that shares server sessions between clients, such as"
+                    + " PgBouncer in transaction mode?). Use " + FencingProperty.GUARD.getName() + "=statement with such a proxy",
+                    FencingSqlState.CONFIGURATION);
+        }
+        if (held != token) {
+            throw new SQLException("fencing: the server holds this session's registration for resource '" + resource
+                    + "' at token " + held + ", not " + token + "; nothing was changed", FencingSqlState.CANNOT_GUARD);
+        }
+        return Outcome.REGISTERED;
+    }
+}

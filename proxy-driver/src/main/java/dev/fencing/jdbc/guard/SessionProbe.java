@@ -1,0 +1,175 @@
+package dev.fencing.jdbc.guard;
+
+import dev.fencing.sql.Dialect;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * Asks the underlying driver about its session instead of believing (SPEC C9): whether it is inside a
+ * transaction, and whether pgjdbc sends the statements of one text one by one. pgjdbc reports the state the
+ * server sent with its last ReadyForQuery, so a transaction opened or ended by SQL the wrapper cannot follow
+ * ({@code BEGIN}, a procedure's {@code COMMIT}, a failed {@code COMMIT}) is seen as the server sees it. MariaDB
+ * Connector/J and MySQL Connector/J keep the status flags the server sent with its last reply (in a transaction,
+ * auto-commit), which follow {@code START TRANSACTION}, {@code SET autocommit} and implicit commits sent as SQL;
+ * another MySQL-family driver makes the probe ask the server ({@code @@in_transaction}, {@code @@autocommit}).
+ * H2 answers with its session's auto-commit setting, which follows its SQL.
+ */
+public final class SessionProbe {
+    /** The MySQL protocol's server status flags: a transaction is open; auto-commit is on. */
+    private static final int IN_TRANSACTION = 1;
+    private static final int AUTOCOMMIT = 2;
+
+    private final Connection raw;
+    /** The object whose {@code statusMethod} answers: pgjdbc's BaseConnection, or a MySQL-family status holder. */
+    private final Object source;
+    private final Method statusMethod;
+    private final Kind kind;
+    private PreparedStatement inTransactionQuery;
+
+    private enum Kind { PGJDBC, STATUS_FLAGS, ASK_SERVER, AUTO_COMMIT_ONLY }
+
+    private SessionProbe(Connection raw, Object source, Method statusMethod, Kind kind) {
+        this.raw = raw;
+        this.source = source;
+        this.statusMethod = statusMethod;
+        this.kind = kind;
+    }
+
+    /**
+     * A probe of {@code raw}: pgjdbc's transaction state where {@code raw} is (or wraps) a pgjdbc connection; the
+     * server status flags MariaDB Connector/J or MySQL Connector/J hold; the server's {@code @@in_transaction} for
+     * another driver on MariaDB.
+     */
+    static SessionProbe of(Connection raw, Dialect dialect) {
+        ClassLoader loader = raw.getClass().getClassLoader();
+        try {
+            Class<?> base = Class.forName("org.postgresql.core.BaseConnection", false, loader);
+            if (raw.isWrapperFor(base)) {
+                return new SessionProbe(raw, raw.unwrap(base), base.getMethod("getTransactionState"), Kind.PGJDBC);
+            }
+        } catch (ClassNotFoundException | NoSuchMethodException | SQLException | LinkageError notPgjdbc) {
+            // not a pgjdbc connection
+        }
+        if (dialect != Dialect.MARIADB) {
+            return new SessionProbe(raw, null, null, Kind.AUTO_COMMIT_ONLY);
+        }
+        try {
+            Class<?> mariadb = Class.forName("org.mariadb.jdbc.Connection", false, loader);
+            if (raw.isWrapperFor(mariadb)) {
+                Object context = mariadb.getMethod("getContext").invoke(raw.unwrap(mariadb));
+                Method status = Class.forName("org.mariadb.jdbc.client.Context", false, loader)
+                        .getMethod("getServerStatus");
+                status.invoke(context);
+                return new SessionProbe(raw, context, status, Kind.STATUS_FLAGS);
+            }
+        } catch (ReflectiveOperationException | SQLException | LinkageError | RuntimeException notMariaDb) {
+            // not MariaDB Connector/J (or a version without the context): try the next
+        }
+        try {
+            Class<?> mysql = Class.forName("com.mysql.cj.MysqlConnection", false, loader);
+            if (raw.isWrapperFor(mysql)) {
+                Object session = mysql.getMethod("getSession").invoke(raw.unwrap(mysql));
+                Object serverSession = Class.forName("com.mysql.cj.Session", false, loader)
+                        .getMethod("getServerSession").invoke(session);
+                Method status = Class.forName("com.mysql.cj.protocol.ServerSession", false, loader)
+                        .getMethod("getStatusFlags");
+                status.invoke(serverSession);
+                return new SessionProbe(raw, serverSession, status, Kind.STATUS_FLAGS);
+            }
+        } catch (ReflectiveOperationException | SQLException | LinkageError | RuntimeException notMysql) {
+            // not MySQL Connector/J: ask the server
+        }
+        return new SessionProbe(raw, null, null, Kind.ASK_SERVER);
+    }
+
+    /**
+     * Whether the next statement runs inside a transaction: auto-commit is off (the driver or the server then
+     * opens one before the next statement when none is open), or the server reports one open or failed (a
+     * {@code BEGIN} or {@code START TRANSACTION} sent as SQL, or auto-commit switched off by SQL).
+     */
+    boolean inTransaction() throws SQLException {
+        if (!raw.getAutoCommit()) {
+            return true;
+        }
+        switch (kind) {
+            case PGJDBC:
+                return !"IDLE".equals(((Enum<?>) invoke()).name());
+            case STATUS_FLAGS:
+                int flags = ((Number) invoke()).intValue();
+                return (flags & IN_TRANSACTION) != 0 || (flags & AUTOCOMMIT) == 0;
+            case ASK_SERVER:
+                if (inTransactionQuery == null) {
+                    inTransactionQuery = raw.prepareStatement("SELECT @@in_transaction, @@autocommit"
+                            + Dialect.MARIADB.oneRow());
+                }
+                try (ResultSet rs = inTransactionQuery.executeQuery()) {
+                    return rs.next() && (rs.getInt(1) != 0 || rs.getInt(2) == 0);
+                }
+            default:
+                return false;
+        }
+    }
+
+    private Object invoke() throws SQLException {
+        try {
+            return statusMethod.invoke(source);
+        } catch (IllegalAccessException | InvocationTargetException e) {
+            throw new SQLException("fencing: cannot read the transaction state from the underlying driver", e);
+        }
+    }
+
+    /**
+     * Whether {@link #inTransaction()} reads the server's status flags from the last reply, so it sees a
+     * transaction opened or ended by SQL ({@code START TRANSACTION}, {@code COMMIT}) with no round trip of its own.
+     */
+    boolean followsSqlTransactions() {
+        return kind == Kind.STATUS_FLAGS;
+    }
+
+    /**
+     * Whether the server has no transaction open on this session now, whatever the auto-commit setting (pgjdbc
+     * opens one only with the next statement): false where the underlying driver cannot say.
+     */
+    boolean serverIdle() throws SQLException {
+        return kind == Kind.PGJDBC && "IDLE".equals(((Enum<?>) invoke()).name());
+    }
+
+    /**
+     * The server process pgjdbc was told it talks to when it connected (its BackendKeyData), or 0 where the
+     * underlying driver is not pgjdbc. A proxy that multiplexes sessions (PgBouncer) reports one of its own.
+     */
+    int connectedBackendPid() {
+        if (kind != Kind.PGJDBC) {
+            return 0;
+        }
+        try {
+            Class<?> pg = Class.forName("org.postgresql.PGConnection", false, source.getClass().getClassLoader());
+            return (Integer) pg.getMethod("getBackendPID").invoke(source);
+        } catch (ReflectiveOperationException | LinkageError | ClassCastException unknown) {
+            return 0;
+        }
+    }
+
+    /**
+     * Whether pgjdbc may send the statements of one text as separate queries, each its own transaction in
+     * auto-commit ({@code preferQueryMode=simple} does for prepared statements): then a failing guard ahead of a
+     * statement would not stop it.
+     */
+    public static boolean sendsStatementsOneByOne(Connection raw) {
+        try {
+            Class<?> pg = Class.forName("org.postgresql.PGConnection", false, raw.getClass().getClassLoader());
+            if (!raw.isWrapperFor(pg)) {
+                return false;
+            }
+            Object mode = pg.getMethod("getPreferQueryMode").invoke(raw.unwrap(pg));
+            return "SIMPLE".equals(((Enum<?>) mode).name());
+        } catch (ReflectiveOperationException | SQLException | LinkageError | ClassCastException unknown) {
+            return true; // cannot tell: never rely on one text being one transaction
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package dev.fencing.jdbc.guard;
+
+import dev.fencing.sql.Dialect;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Whether a statement calls a function that may write, as one connection's database catalog says (SPEC C9): the
+ * analyzer only reports names; the catalog decides, and the answers are remembered per connection until DDL.
+ */
+final class WritingFunctions {
+    /**
+     * PostgreSQL built-ins (in {@code pg_catalog}) that are volatile yet change no table: randomness, clocks,
+     * sleeping, session settings, advisory locks, notifications (like {@code NOTIFY}), sizes, the
+     * {@code TABLESAMPLE} methods, and sequences read or advanced by {@code nextval} (a documented limit: a stale
+     * owner can still consume sequence values). {@code setval} is not among them.
+     */
+    static final Set<String> HARMLESS_POSTGRES = Set.of("random", "setseed", "clock_timestamp", "timeofday",
+            "gen_random_uuid", "pg_sleep", "pg_sleep_for", "pg_sleep_until", "nextval", "currval", "lastval",
+            "set_config", "pg_is_in_recovery", "pg_relation_size", "pg_total_relation_size", "pg_table_size",
+            "pg_indexes_size", "pg_database_size", "pg_advisory_lock", "pg_advisory_lock_shared",
+            "pg_advisory_xact_lock", "pg_advisory_xact_lock_shared", "pg_try_advisory_lock",
+            "pg_try_advisory_lock_shared", "pg_try_advisory_xact_lock", "pg_try_advisory_xact_lock_shared",
+            "pg_advisory_unlock", "pg_advisory_unlock_shared", "pg_advisory_unlock_all", "pg_notify", "system",
+            "bernoulli");
+
+    /** H2 built-ins that write: linked tables, files. Every user-defined H2 function counts as writing too. */
+    static final Set<String> WRITING_H2 = Set.of("LINK_SCHEMA", "CSVWRITE", "FILE_WRITE");
+    /** MariaDB built-ins that write; every stored function counts as writing too. */
+    static final Set<String> WRITING_MARIADB = Set.of("SETVAL");
+
+    /** How many function names a connection remembers; when full it starts over. */
+    private static final int MAX_REMEMBERED = 4096;
+
+    private final Connection raw;
+    private final Dialect dialect;
+    /** Function name, as the analyzer reported it, to whether some function of that name may write. */
+    private final Map<String, Boolean> writes = new HashMap<>();
+
+    WritingFunctions(Connection raw, Dialect dialect) {
+        this.raw = raw;
+        this.dialect = dialect;
+    }
+
+    /** DDL or a call may have created or replaced functions: nothing remembered holds any more. */
+    void forget() {
+        writes.clear();
+    }
+
+    /** Whether any of {@code names} (as the analyzer reported them; "" for a call it could not name) may write. */
+    boolean anyWrites(List<String> names) throws SQLException {
+        if (names.isEmpty() || dialect == Dialect.GENERIC) {
+            return false;
+        }
+        List<String> unknown = new ArrayList<>();
+        for (String name : names) {
+            Boolean known = writes.get(name);
+            if (known == null) {
+                unknown.add(name);
+            } else if (known) {
+                return true;
+            }
+        }
+        if (unknown.isEmpty()) {
+            return false;
+        }
+        Set<String> writing = writingFunctions(unknown);
+        if (writes.size() + unknown.size() > MAX_REMEMBERED) {
+            writes.clear();
+        }
+        boolean any = false;
+        for (String name : unknown) {
+            boolean w = name.isEmpty() || writing.contains(key(name)) || writing.contains(name);
+            writes.put(name, w);
+            any |= w;
+        }
+        return any;
+    }
+
+    /**
+     * Which of {@code names} the catalog knows as a function that may write, in one question. Matched loosely
+     * (PostgreSQL: as written and lower-cased; H2, MariaDB: case-insensitively) and in every schema: a name
+     * matching more than the server would call only asks for a token more often.
+     */
+    private Set<String> writingFunctions(List<String> names) throws SQLException {
+        Set<String> candidates = new LinkedHashSet<>();
+        Set<String> found = new HashSet<>();
+        for (String name : names) {
+            if (name.isEmpty()) {
+                continue;
+            }
+            candidates.add(name);
+            candidates.add(key(name));
+            if (dialect == Dialect.H2 && WRITING_H2.contains(key(name))
+                    || dialect == Dialect.MARIADB && WRITING_MARIADB.contains(key(name))) {
+                found.add(key(name));
+            }
+        }
+        if (candidates.isEmpty()) {
+            return found;
+        }
+        String markers = String.join(", ", Collections.nCopies(candidates.size(), "?"));
+        String sql;
+        switch (dialect) {
+            case POSTGRESQL:
+                sql = "SELECT DISTINCT p.proname FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n"
+                        + " ON n.oid = p.pronamespace WHERE p.proname IN (" + markers + ")"
+                        + " AND NOT (n.nspname = 'pg_catalog' AND p.proname IN ('"
+                        + String.join("', '", HARMLESS_POSTGRES) + "'))"
+                        + " AND (n.nspname NOT IN ('pg_catalog', 'information_schema') OR p.provolatile = 'v'"
+                        + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_aggregate a"
+                        + " JOIN pg_catalog.pg_proc f ON f.oid IN (a.aggtransfn, a.aggfinalfn, a.aggcombinefn,"
+                        + " a.aggserialfn, a.aggdeserialfn, a.aggmtransfn, a.aggminvtransfn, a.aggmfinalfn)"
+                        + " WHERE a.aggfnoid = p.oid AND f.provolatile = 'v'))";
+                break;
+            case H2:
+                sql = "SELECT DISTINCT UPPER(ROUTINE_NAME) FROM INFORMATION_SCHEMA.ROUTINES"
+                        + " WHERE UPPER(ROUTINE_NAME) IN (" + markers + ")";
+                break;
+            default:
+                // every kind of routine: a package (Oracle mode's pkg.f()) counts for the functions it holds
+                sql = "SELECT DISTINCT UPPER(ROUTINE_NAME) FROM information_schema.ROUTINES"
+                        + " WHERE UPPER(ROUTINE_NAME) IN (" + markers + ")" + dialect.allRows();
+                break;
+        }
+        try (PreparedStatement ps = raw.prepareStatement(sql)) {
+            int i = 1;
+            for (String candidate : candidates) {
+                ps.setString(i++, candidate);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    found.add(rs.getString(1));
+                }
+            }
+        }
+        return found;
+    }
+
+    /**
+     * A name as the catalog stores it when written unquoted: PostgreSQL folds ASCII letters to lower case; H2
+     * and MariaDB are compared upper-cased.
+     */
+    private String key(String name) {
+        if (dialect != Dialect.POSTGRESQL) {
+            return name.toUpperCase(Locale.ROOT);
+        }
+        StringBuilder folded = new StringBuilder(name.length());
+        for (char c : name.toCharArray()) {
+            folded.append(c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c);
+        }
+        return folded.toString();
+    }
+}

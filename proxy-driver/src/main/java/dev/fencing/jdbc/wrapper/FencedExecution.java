@@ -1,0 +1,318 @@
+package dev.fencing.jdbc.wrapper;
+
+import dev.fencing.jdbc.guard.EpochGuard;
+import dev.fencing.jdbc.guard.SessionProbe;
+import dev.fencing.jdbc.audit.FenceMetrics;
+import dev.fencing.jdbc.audit.RefusalPolicy;
+import dev.fencing.jdbc.audit.Refusals;
+import dev.fencing.jdbc.config.Settings;
+import dev.fencing.jdbc.config.TokenResolver;
+import dev.fencing.jdbc.FencingProperty;
+import dev.fencing.jdbc.FencingRefusedException;
+import dev.fencing.sql.Analysis;
+import dev.fencing.sql.Dialect;
+import dev.fencing.sql.GuardedSql;
+
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The "run it and decide" step of one connection: every statement kind hands it the route {@link StatementRouter}
+ * chose and a {@link Send}, its own way of sending the statement, and gets back the caller's result or a refusal.
+ * It chooses the form of a mutation (the guard ahead of the untouched text in one round trip, or the untouched text
+ * after the {@link EpochGuard} has locked the epoch row), resolves the token in force ({@link TokenResolver}),
+ * refuses a missing, invalid or stale one through the {@link RefusalPolicy}, and runs batches and row changes.
+ */
+final class FencedExecution {
+    /** A write the guard runs once the epoch row is locked: a batch, a row change, a call that carries no guard. */
+    interface Action<T> {
+        T run() throws SQLException;
+    }
+
+    /** How a statement class sends its statement: the strategy of one execution. */
+    interface Send {
+        /** Sends the caller's statement untouched; returns the caller's result. */
+        Object untouched() throws SQLException;
+
+        /**
+         * Sends {@code guard} ahead of the caller's untouched text in one round trip and returns the caller's
+         * result; the guard's own failure comes back as the database raised it. Called only when
+         * {@link #canCarryGuard()}.
+         */
+        Object withGuardAhead(GuardAhead guard) throws SQLException;
+
+        /** Whether this statement can carry the guard ahead of its text (see {@link #prefixable}). */
+        boolean canCarryGuard();
+
+        /** Whether the statement can be sent a second time after its guard failed (no stream parameters). */
+        default boolean repeatable() {
+            return true;
+        }
+    }
+
+    /**
+     * The guard of one execution as a statement class puts it ahead of its text: written as literals (a plain
+     * {@code Statement}) or bound to the guard's markers, the caller's parameters shifted behind them.
+     */
+    record GuardAhead(GuardedSql guard, String resource, long token) {
+        /** The text to send for {@code sql}: the guard with its values written in, then the caller's text. */
+        String withLiterals(String sql) throws SQLException {
+            return joined(guard.withLiterals(resource, token), sql);
+        }
+
+        /** Binds the guard's markers of {@code statement}; returns how far the caller's parameters move. */
+        int bind(PreparedStatement statement) throws SQLException {
+            List<GuardedSql.Marker> markers = guard.markers();
+            for (int i = 0; i < markers.size(); i++) {
+                if (markers.get(i) == GuardedSql.Marker.RESOURCE) {
+                    statement.setString(i + 1, resource);
+                } else {
+                    statement.setLong(i + 1, token);
+                }
+            }
+            return markers.size();
+        }
+    }
+
+    /** The mutations queued in one statement's batch: whether any needs the guard, and what a refusal names. */
+    static final class Batch {
+        private boolean needsGuard;
+        private int size;
+        private boolean mayEndTransaction;
+        /** The batch's mutation texts, distinct, for the audit report. */
+        private final Set<String> texts = new LinkedHashSet<>();
+
+        void add(String sql, Analysis analysis, StatementRouter.Route route) {
+            if (route == StatementRouter.Route.GUARD) {
+                needsGuard = true;
+                texts.add(sql);
+            }
+            size++;
+            mayEndTransaction |= analysis.mayEndTransaction();
+        }
+
+        void clear() {
+            needsGuard = false;
+            size = 0;
+            mayEndTransaction = false;
+            texts.clear();
+        }
+    }
+
+    private final FencedConnectionImpl connection;
+    private final StatementRouter router;
+    private final EpochGuard guard;
+    private final TokenResolver tokens;
+    private final RefusalPolicy refusals;
+    private final GuardedSql prefixGuard;
+    /** Whether a text with the guard ahead runs as one transaction (PostgreSQL, not pgjdbc's simple query mode). */
+    private final boolean textIsOneTransaction;
+    /** {@code fencing.guard=session}. */
+    private final boolean sessionGuard;
+
+    FencedExecution(FencedConnectionImpl connection, StatementRouter router, EpochGuard guard, TokenResolver tokens,
+                    RefusalPolicy refusals, boolean sessionGuard) {
+        this.connection = connection;
+        this.router = router;
+        this.guard = guard;
+        this.tokens = tokens;
+        this.refusals = refusals;
+        this.prefixGuard = guard.sql().prefixGuard();
+        this.textIsOneTransaction = prefixGuard != null && !SessionProbe.sendsStatementsOneByOne(connection.raw());
+        this.sessionGuard = sessionGuard;
+    }
+
+    /**
+     * Runs one statement the way its route says: a read (or a write that reaches nothing shared) untouched,
+     * transaction control untouched, a {@code SET fencing.*} here without the database, a mutation fenced.
+     */
+    Object run(StatementRouter.Route route, String sql, Analysis analysis, Exec exec, Send send) throws SQLException {
+        switch (route) {
+            case PASS:
+                beforeRead();
+                return send.untouched();
+            case TRANSACTION_CONTROL:
+                return send.untouched();
+            case SETTING:
+                applySetting(analysis);
+                return exec.local();
+            default:
+                boolean prefixable = send.canCarryGuard();
+                return fence(sql, prefixable, send.repeatable(), new EpochGuard.Call<>() {
+                    @Override
+                    public Object withGuard(String resource, long token) throws SQLException {
+                        return send.withGuardAhead(new GuardAhead(prefixGuard, resource, token));
+                    }
+
+                    @Override
+                    public Object untouched() throws SQLException {
+                        return send.untouched();
+                    }
+                });
+        }
+    }
+
+    /** A plain {@code Statement}'s way of sending {@code sql}: as it is, or with the guard's literals ahead. */
+    Send text(Statement statement, String sql, Analysis analysis, Exec exec, Keys keys) {
+        boolean prefixable = prefixable(analysis, keys.requested());
+        return new Send() {
+            @Override
+            public Object untouched() throws SQLException {
+                return exec.run(statement, sql, keys);
+            }
+
+            @Override
+            public Object withGuardAhead(GuardAhead guard) throws SQLException {
+                statement.execute(guard.withLiterals(sql));
+                return exec.afterPrefixGuard(statement);
+            }
+
+            @Override
+            public boolean canCarryGuard() {
+                return prefixable;
+            }
+        };
+    }
+
+    /**
+     * Whether a mutation can carry the guard ahead of its own text: the database runs both in one round trip and
+     * one transaction (PostgreSQL, not in pgjdbc's simple query mode), the text cannot end that transaction itself
+     * (a procedure or block that commits), it is no call escape (drivers resolve those only at the start of a
+     * text), the parser could read it (an opaque text is sent after the locking read, so that whatever the server
+     * makes of it comes back as the server's own), and no generated keys were asked for.
+     */
+    boolean prefixable(Analysis analysis, boolean keysRequested) {
+        return textIsOneTransaction && !analysis.mayEndTransaction() && !analysis.isCallEscape() && !analysis.isOpaque()
+                && !keysRequested;
+    }
+
+    /** The text a prepared statement prepares for its guarded form: the guard's markers, then the caller's text. */
+    String preparedWithGuard(String sql) throws SQLException {
+        return joined(prefixGuard.sql(), sql);
+    }
+
+    /**
+     * The text sent for the caller's {@code text} with {@code guard} ahead of it, proved to be the guard, one
+     * {@code ;} and the caller's text byte for byte (SPEC C8) before it is sent: a failure is the driver's own bug,
+     * refused rather than sent.
+     */
+    static String joined(String guard, String text) throws SQLException {
+        String sent = GuardedSql.ahead(guard, text);
+        if (!GuardedSql.isGuardThenText(sent, guard, text)) {
+            throw Refusals.cannotGuard("the text to send is not the guard followed by the statement unchanged");
+        }
+        return sent;
+    }
+
+    /**
+     * Runs a batch, fenced when any of its statements needs the guard: untouched, after the guard has locked the
+     * epoch row. The caller empties its batch afterwards, whatever happened.
+     */
+    <T> T batch(Batch batch, Action<T> run) throws SQLException {
+        if (!batch.needsGuard) {
+            return run.run();
+        }
+        String texts = String.join(";\n", batch.texts);
+        if (router.commitsBetween(batch.size, batch.mayEndTransaction)) {
+            refusals.refuse(Refusals.batchMayEndTransaction(), texts);
+        }
+        return afterLock(texts, run);
+    }
+
+    /** Runs a write that cannot carry the guard (a batch, a row change) untouched, after the guard has locked. */
+    <T> T afterLock(String statement, Action<T> action) throws SQLException {
+        return fence(statement, false, true, new EpochGuard.Call<>() {
+            @Override
+            public T withGuard(String resource, long token) {
+                throw new IllegalStateException("an action cannot carry a guard statement");
+            }
+
+            @Override
+            public T untouched() throws SQLException {
+                return action.run();
+            }
+        });
+    }
+
+    /**
+     * Runs a mutation fenced with the token in force: the guard protocol, or the refusal of a missing, invalid or
+     * stale token, which in audit mode runs {@code call} untouched instead.
+     */
+    private <T> T fence(String sql, boolean prefixable, boolean repeatable, EpochGuard.Call<T> call)
+            throws SQLException {
+        String resource = tokens.resource();
+        try {
+            long token = tokens.token(resource);
+            T result = guard.run(resource, token, prefixable, repeatable, call);
+            FenceMetrics.of(resource).guarded(token);
+            return result;
+        } catch (FencingRefusedException refusal) {
+            // Raised before the call ran (token resolution, or the guard's lock or advance): nothing changed yet.
+            refusals.refuse(refusal, sql);
+            return call.untouched();
+        }
+    }
+
+    /**
+     * Before a statement that needs no token: under the session fence, a session with a token but no
+     * registration registers when the server has no transaction open, so that the writes of a transaction that
+     * starts with a read go untouched too. Nothing is refused here: a read needs no token.
+     */
+    void beforeRead() {
+        if (sessionGuard) {
+            guard.registerForRead(tokens);
+        }
+    }
+
+    /**
+     * Applies {@code SET fencing.token = n}, {@code SET fencing.resource = 'r'} or {@code RESET fencing.*} sent as
+     * SQL. {@code SET LOCAL} is taken only for {@code fencing.token} on PostgreSQL, where the server keeps it for
+     * exactly its transaction; elsewhere no server can say when it ends, so it is refused ({@code ZF006}).
+     */
+    private void applySetting(Analysis analysis) throws SQLException {
+        String name = analysis.settingName();
+        if (!analysis.isLocalSetting()) {
+            applySetting(name, analysis.settingValue(), "SET " + name, true);
+            return;
+        }
+        String source = "SET LOCAL " + name;
+        String token = FencingProperty.TOKEN.getName();
+        Dialect dialect = router.dialect();
+        if (!name.equals(token) || dialect != Dialect.POSTGRESQL) {
+            throw Settings.configuration(source + " is not supported"
+                    + (name.equals(token) ? " on " + dialect : "; only SET LOCAL " + token
+                    + " is, on PostgreSQL") + ": use SET " + name + " for the connection, or Fencing.scope(resource,"
+                    + " token) for a block of code");
+        }
+        try {
+            tokens.setLocalToken(analysis.settingValue(), source);
+        } catch (FencingRefusedException refusal) {
+            refusals.refuse(refusal, source);
+        }
+    }
+
+    /** A setting from SQL ({@code sql}: as on PostgreSQL, it ends a local token too) or from client info. */
+    void applySetting(String name, String value, String source, boolean sql) throws SQLException {
+        FencingProperty setting = FencingProperty.forName(name);
+        if (setting == FencingProperty.TOKEN) {
+            try {
+                if (sql) {
+                    tokens.setSessionToken(value, source);
+                } else {
+                    tokens.setConnectionToken(value, source);
+                }
+            } catch (FencingRefusedException refusal) {
+                refusals.refuse(refusal, source);
+            }
+        } else if (setting == FencingProperty.RESOURCE) {
+            tokens.setConnectionResource(value, source);
+        } else {
+            throw Settings.configuration("'" + name + "' cannot be set on a connection; only "
+                    + FencingProperty.TOKEN.getName() + " and " + FencingProperty.RESOURCE.getName() + " can");
+        }
+    }
+}

@@ -1,0 +1,391 @@
+package dev.fencing.jdbc.wrapper;
+
+import dev.fencing.jdbc.audit.Refusals;
+import dev.fencing.sql.Analysis;
+
+import java.sql.ParameterMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A {@link PreparedStatement} of the fencing driver. The caller's parameters are kept and applied, at execute
+ * time, to the form of the statement the guard runs: the guard statement ahead of the caller's untouched text in
+ * one round trip, or the untouched text after a locking read. Each form is prepared once.
+ */
+class FencedPreparedStatement extends FencedStatementBase implements PassThroughPreparedStatement {
+    /** Prepares one form of the statement with the caller's result-set and generated-keys options. */
+    interface Preparer {
+        PreparedStatement prepare(String sql) throws SQLException;
+    }
+
+    /** A statement option the caller set, applied to every form prepared now or later. */
+    private interface Option {
+        void apply(Statement statement) throws SQLException;
+    }
+
+    private enum Form { UNTOUCHED, PREFIXED }
+
+    private final String sql;
+    private final Analysis analysis;
+    private final StatementRouter.Route route;
+    private final Preparer preparer;
+    private final boolean prefixable;
+    private final ParameterBindings bindings = new ParameterBindings();
+    private final PreparedStatement[] forms = new PreparedStatement[Form.values().length];
+    private final List<Option> options = new ArrayList<>(2);
+    private Statement current;
+    private boolean closed;
+    private final FencedExecution.Batch batch = new FencedExecution.Batch();
+
+    FencedPreparedStatement(FencedConnectionImpl connection, String sql, Analysis analysis, boolean keysRequested,
+                            Preparer preparer) throws SQLException {
+        super(connection);
+        this.sql = sql;
+        this.analysis = analysis;
+        this.route = connection.router().route(sql, analysis);
+        this.preparer = preparer;
+        this.prefixable = connection.execution().prefixable(analysis, keysRequested) && formsAllowed();
+        // A SET fencing.* is never sent; a plain statement stands in to answer warnings, options and close.
+        current = route == StatementRouter.Route.SETTING ? connection.raw().createStatement() : form(primaryForm());
+    }
+
+    /** Forms this statement may take; a callable statement has only its untouched form. */
+    boolean formsAllowed() {
+        return true;
+    }
+
+    private Form primaryForm() {
+        return route == StatementRouter.Route.GUARD && prefixable ? Form.PREFIXED : Form.UNTOUCHED;
+    }
+
+    private PreparedStatement form(Form form) throws SQLException {
+        PreparedStatement statement = forms[form.ordinal()];
+        if (statement == null) {
+            statement = preparer.prepare(text(form));
+            for (Option option : options) {
+                option.apply(statement);
+            }
+            forms[form.ordinal()] = statement;
+        }
+        return statement;
+    }
+
+    private String text(Form form) throws SQLException {
+        return form == Form.PREFIXED ? connection.execution().preparedWithGuard(sql) : sql;
+    }
+
+    @Override
+    Statement current() {
+        return current;
+    }
+
+    /**
+     * One execution: the route decided at prepare, checked again right before sending (what a name means may change
+     * after prepare), run by the connection's {@link FencedExecution} with this statement's {@link Send}.
+     */
+    private Object run(Exec exec) throws SQLException {
+        StatementRouter.Route now = connection.router().routeNow(sql, analysis, route);
+        return execute(now, sql, analysis, exec, new Forms(exec));
+    }
+
+    /** This statement's way of sending itself: the untouched form, or the prefixed one with the guard bound ahead. */
+    private final class Forms implements FencedExecution.Send {
+        private final Exec exec;
+
+        Forms(Exec exec) {
+            this.exec = exec;
+        }
+
+        @Override
+        public Object untouched() throws SQLException {
+            PreparedStatement untouched = form(Form.UNTOUCHED);
+            bindings.applyTo(untouched, index -> index);
+            current = untouched;
+            return exec.run(untouched);
+        }
+
+        @Override
+        public Object withGuardAhead(FencedExecution.GuardAhead guard) throws SQLException {
+            PreparedStatement prefixed = form(Form.PREFIXED);
+            int shift = guard.bind(prefixed);
+            bindings.applyTo(prefixed, index -> index + shift);
+            current = prefixed;
+            prefixed.execute();
+            return exec.afterPrefixGuard(prefixed);
+        }
+
+        @Override
+        public boolean canCarryGuard() {
+            return prefixable;
+        }
+
+        /** Stream parameters can be read once: such a statement is sent once, after the guard has decided. */
+        @Override
+        public boolean repeatable() {
+            return !bindings.hasStreams();
+        }
+    }
+
+    @Override
+    public boolean execute() throws SQLException {
+        return (Boolean) run(Exec.EXECUTE);
+    }
+
+    @Override
+    public int executeUpdate() throws SQLException {
+        return (Integer) run(Exec.UPDATE);
+    }
+
+    @Override
+    public long executeLargeUpdate() throws SQLException {
+        return (Long) run(Exec.LARGE_UPDATE);
+    }
+
+    @Override
+    public ResultSet executeQuery() throws SQLException {
+        return wrap((ResultSet) run(Exec.QUERY));
+    }
+
+    @Override
+    public void addBatch() throws SQLException {
+        StatementRouter.Route inBatch = connection.router().routeInBatch(sql, analysis);
+        PreparedStatement untouched = form(Form.UNTOUCHED);
+        bindings.applyTo(untouched, index -> index);
+        untouched.addBatch();
+        batch.add(sql, analysis, inBatch);
+    }
+
+    @Override
+    public void clearBatch() throws SQLException {
+        if (forms[Form.UNTOUCHED.ordinal()] != null) {
+            forms[Form.UNTOUCHED.ordinal()].clearBatch();
+        }
+        batch.clear();
+    }
+
+    @Override
+    public int[] executeBatch() throws SQLException {
+        return (int[]) runBatch(false);
+    }
+
+    @Override
+    public long[] executeLargeBatch() throws SQLException {
+        return (long[]) runBatch(true);
+    }
+
+    /** Runs the batch, guarded when it needs it; afterwards it is empty whatever happened (see FencedStatement). */
+    private Object runBatch(boolean large) throws SQLException {
+        resultFromDatabase();
+        PreparedStatement untouched = form(Form.UNTOUCHED);
+        current = untouched;
+        try {
+            return connection.execution().batch(batch, () -> large ? untouched.executeLargeBatch()
+                    : untouched.executeBatch());
+        } finally {
+            batch.clear();
+            untouched.clearBatch();
+        }
+    }
+
+    @Override
+    public void clearParameters() throws SQLException {
+        bindings.clear();
+        for (PreparedStatement statement : forms) {
+            if (statement != null) {
+                statement.clearParameters();
+            }
+        }
+    }
+
+    @Override
+    public ResultSetMetaData getMetaData() throws SQLException {
+        return form(Form.UNTOUCHED).getMetaData();
+    }
+
+    @Override
+    public ParameterMetaData getParameterMetaData() throws SQLException {
+        return form(Form.UNTOUCHED).getParameterMetaData();
+    }
+
+    /** Where every {@code setXxx(int, ...)} of the generated {@link PassThroughPreparedStatement} lands. */
+    @Override
+    public void bind(int index, boolean streamed, ParameterBindings.Binding binding) throws SQLException {
+        if (index < 1 && current instanceof PreparedStatement) {
+            binding.apply((PreparedStatement) current, index); // the underlying driver's own error, untouched
+        }
+        bindings.set(index, streamed, binding);
+    }
+
+    // ---- options apply to every form ----------------------------------------------------------------------
+
+    private void option(Option option) throws SQLException {
+        options.add(option);
+        if (route == StatementRouter.Route.SETTING) {
+            option.apply(current);
+        }
+        for (PreparedStatement statement : forms) {
+            if (statement != null) {
+                option.apply(statement);
+            }
+        }
+    }
+
+    @Override
+    public void setQueryTimeout(int seconds) throws SQLException {
+        option(s -> s.setQueryTimeout(seconds));
+    }
+
+    @Override
+    public void setFetchSize(int rows) throws SQLException {
+        option(s -> s.setFetchSize(rows));
+    }
+
+    @Override
+    public void setFetchDirection(int direction) throws SQLException {
+        option(s -> s.setFetchDirection(direction));
+    }
+
+    @Override
+    public void setMaxRows(int max) throws SQLException {
+        option(s -> s.setMaxRows(max));
+    }
+
+    @Override
+    public void setLargeMaxRows(long max) throws SQLException {
+        option(s -> s.setLargeMaxRows(max));
+    }
+
+    @Override
+    public void setMaxFieldSize(int max) throws SQLException {
+        option(s -> s.setMaxFieldSize(max));
+    }
+
+    @Override
+    public void setEscapeProcessing(boolean enable) throws SQLException {
+        option(s -> s.setEscapeProcessing(enable));
+    }
+
+    @Override
+    public void setPoolable(boolean poolable) throws SQLException {
+        option(s -> s.setPoolable(poolable));
+    }
+
+    @Override
+    public void setCursorName(String name) throws SQLException {
+        option(s -> s.setCursorName(name));
+    }
+
+    @Override
+    public void closeOnCompletion() throws SQLException {
+        option(Statement::closeOnCompletion);
+    }
+
+    @Override
+    public void close() throws SQLException {
+        closed = true;
+        SQLException failure = null;
+        if (route == StatementRouter.Route.SETTING) {
+            current.close();
+        }
+        for (PreparedStatement statement : forms) {
+            if (statement != null) {
+                try {
+                    statement.close();
+                } catch (SQLException e) {
+                    failure = e;
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    // ---- query-string methods are not for prepared statements --------------------------------------------
+
+    /**
+     * A query-string method, which JDBC says a prepared statement refuses: the underlying driver's own refusal
+     * comes back untouched (pgjdbc's 42809, H2's 90130, MariaDB's text), never one copied from another driver. The
+     * text goes through the fence first, like a {@link java.sql.Statement}'s, so a driver that ran it anyway could
+     * not write unguarded.
+     */
+    private Object queryString(String sql, Exec exec, Keys keys) throws SQLException {
+        if (!(current instanceof PreparedStatement)) {
+            throw new SQLException("fencing: a prepared SET fencing.* takes no query string",
+                    dev.fencing.jdbc.FencingSqlState.CANNOT_GUARD);
+        }
+        Statement raw = current;
+        Analysis text = connection.router().analyze(sql);
+        if (connection.router().route(sql, text) != StatementRouter.Route.GUARD) {
+            return exec.run(raw, sql, keys);
+        }
+        return connection.execution().afterLock(sql, () -> exec.run(raw, sql, keys));
+    }
+
+    @Override
+    public boolean execute(String sql) throws SQLException {
+        return (Boolean) queryString(sql, Exec.EXECUTE, Keys.NONE);
+    }
+
+    @Override
+    public boolean execute(String sql, int autoGeneratedKeys) throws SQLException {
+        return (Boolean) queryString(sql, Exec.EXECUTE, Keys.of(autoGeneratedKeys));
+    }
+
+    @Override
+    public boolean execute(String sql, int[] columnIndexes) throws SQLException {
+        return (Boolean) queryString(sql, Exec.EXECUTE, Keys.of(columnIndexes));
+    }
+
+    @Override
+    public boolean execute(String sql, String[] columnNames) throws SQLException {
+        return (Boolean) queryString(sql, Exec.EXECUTE, Keys.of(columnNames));
+    }
+
+    @Override
+    public int executeUpdate(String sql) throws SQLException {
+        return (Integer) queryString(sql, Exec.UPDATE, Keys.NONE);
+    }
+
+    @Override
+    public int executeUpdate(String sql, int autoGeneratedKeys) throws SQLException {
+        return (Integer) queryString(sql, Exec.UPDATE, Keys.of(autoGeneratedKeys));
+    }
+
+    @Override
+    public int executeUpdate(String sql, int[] columnIndexes) throws SQLException {
+        return (Integer) queryString(sql, Exec.UPDATE, Keys.of(columnIndexes));
+    }
+
+    @Override
+    public int executeUpdate(String sql, String[] columnNames) throws SQLException {
+        return (Integer) queryString(sql, Exec.UPDATE, Keys.of(columnNames));
+    }
+
+    @Override
+    public long executeLargeUpdate(String sql) throws SQLException {
+        return (Long) queryString(sql, Exec.LARGE_UPDATE, Keys.NONE);
+    }
+
+    @Override
+    public ResultSet executeQuery(String sql) throws SQLException {
+        return (ResultSet) queryString(sql, Exec.QUERY, Keys.NONE);
+    }
+
+    /** Refused by the fence: a driver that queued the text would run it with the batch, unanalysed. */
+    @Override
+    public void addBatch(String sql) throws SQLException {
+        connection.router().refuseTextInPreparedBatch(sql);
+        current.addBatch(sql);
+    }
+}

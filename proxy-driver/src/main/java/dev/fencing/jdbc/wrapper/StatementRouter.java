@@ -1,0 +1,310 @@
+package dev.fencing.jdbc.wrapper;
+
+import dev.fencing.jdbc.guard.Catalog;
+import dev.fencing.jdbc.guard.EpochGuard;
+import dev.fencing.jdbc.guard.SessionProbe;
+import dev.fencing.jdbc.audit.RefusalPolicy;
+import dev.fencing.jdbc.audit.Refusals;
+import dev.fencing.jdbc.config.Settings;
+import dev.fencing.jdbc.config.TokenResolver;
+import dev.fencing.jdbc.FencingProperty;
+import dev.fencing.jdbc.FencingRefusedException;
+import dev.fencing.sql.Analysis;
+import dev.fencing.sql.Dialect;
+import dev.fencing.sql.SqlAnalyzer;
+import dev.fencing.sql.StatementKind;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The "decide" step of one connection: what a statement is ({@link SqlAnalyzer}, cached per text, with JDBC escapes
+ * resolved by the underlying driver) and what the driver does with it ({@link Route}), refusing during
+ * classification what must not run at all (SPEC C5): writes to the fence's own tables, locks on them, unsafe client
+ * character sets, texts that could commit between their statements, SQL nobody can read. What a refusal does
+ * (throw, or record in audit mode) is {@link RefusalPolicy}'s; its wording is {@link Refusals}'.
+ */
+final class StatementRouter {
+    /** What the driver does with a statement once it knows what the statement is. */
+    enum Route { PASS, TRANSACTION_CONTROL, SETTING, GUARD }
+
+    private final Connection raw;
+    private final Settings settings;
+    private final SqlAnalyzer analyzer;
+    private final RefusalPolicy refusals;
+    private final Catalog catalog;
+    private final TokenResolver tokens;
+    private final EpochGuard guard;
+    private final String epochTableName;
+    private final String leaseTableName;
+    /** The session fence's table's own name (lower-cased), protected in every mode like the epoch table. */
+    private final String sessionTableName;
+    /** Analyses of texts with JDBC escapes, resolved by this connection's driver ({@code nativeSQL}). */
+    private final Map<String, Analysis> escaped = new HashMap<>();
+    /** {@code fencing.guard=session}. */
+    private final boolean sessionGuard;
+    /** Whether the underlying driver puts parameter values into the SQL text itself (see {@link #analyzePrepared}). */
+    private final boolean clientInterpolates;
+
+    StatementRouter(Connection raw, Settings settings, SqlAnalyzer analyzer, RefusalPolicy refusals, Catalog catalog,
+                    TokenResolver tokens, EpochGuard guard, String sessionTableName) {
+        this.raw = raw;
+        this.settings = settings;
+        this.analyzer = analyzer;
+        this.refusals = refusals;
+        this.catalog = catalog;
+        this.tokens = tokens;
+        this.guard = guard;
+        this.epochTableName = settings.epochTable().simpleName();
+        this.leaseTableName = settings.leaseTable().simpleName();
+        this.sessionTableName = sessionTableName;
+        this.sessionGuard = settings.sessionGuard();
+        this.clientInterpolates = analyzer.dialect() == Dialect.MARIADB
+                || analyzer.dialect() == Dialect.POSTGRESQL && SessionProbe.sendsStatementsOneByOne(raw);
+    }
+
+    /**
+     * What {@code sql} is. A text the analyzer cannot read that holds JDBC escapes ({@code {fn ...}}, {@code {d
+     * ...}}, {@code {oj ...}}) is resolved by the underlying driver's {@code nativeSQL} and classified as what the
+     * database will run; the result is remembered per connection, since another driver may resolve it otherwise.
+     * Call escapes are calls whatever they become, so the analyzer decides those itself.
+     */
+    Analysis analyze(String sql) throws SQLException {
+        Analysis analysis = analyzer.analyze(sql);
+        if (analysis.kind() != StatementKind.UNGUARDABLE && !analysis.isOpaque() || sql.indexOf('{') < 0) {
+            return analysis;
+        }
+        Analysis resolved = escaped.get(sql);
+        if (resolved == null) {
+            String nativeSql = raw.nativeSQL(sql);
+            resolved = nativeSql.equals(sql) ? analysis : analyzer.analyze(nativeSql);
+            if (escaped.size() >= settings.cacheSize()) {
+                escaped.clear();
+            }
+            escaped.put(sql, resolved);
+        }
+        return resolved;
+    }
+
+    /**
+     * {@link #analyze} for a text that is prepared: where the underlying driver puts parameter values into the text
+     * itself, a {@code ?} the server reads inside a string or comment is refused, since the driver may read it as a
+     * placeholder and its value would become SQL nobody checked.
+     */
+    Analysis analyzePrepared(String sql) throws SQLException {
+        Analysis analysis = analyze(sql);
+        if (clientInterpolates && SqlAnalyzer.questionMarkOutsideMarkers(sql, analyzer.dialect())) {
+            refusals.refuse(Refusals.questionMarkInText(), sql);
+        }
+        return analysis;
+    }
+
+    /** {@link #route(String, Analysis, boolean)} for a statement that runs later (prepared, or in a batch). */
+    Route route(String sql, Analysis analysis) throws SQLException {
+        return route(sql, analysis, false);
+    }
+
+    /**
+     * Decides how a statement proceeds; refuses what must not run (SPEC C5), which audit mode passes untouched.
+     *
+     * @param runsNow whether the statement is sent right after this decision: only then may a write that reaches
+     *                nothing shared (a {@code PREPARE}, a write to the session's temporary tables) skip the lock,
+     *                since what a name means can change before a prepared or batched statement runs
+     */
+    Route route(String sql, Analysis analysis, boolean runsNow) throws SQLException {
+        switch (analysis.kind()) {
+            case READ_ONLY:
+            case SESSION_SETTING:
+                if (analyzer.dialect() == Dialect.MARIADB && changesClientCharset(sql, analysis)) {
+                    // The server would decode the next texts in another character set than the one they were read
+                    // in: a multi-byte set such as gbk can swallow a quote and hide a call (found by review).
+                    refusals.refuse(Refusals.clientCharset(), sql);
+                }
+                if (namesFenceTable(sql) && LOCKS.matcher(sql).find()) {
+                    // A lock held on the fence's tables by a connection with no token would hold every epoch change
+                    // and every connect off: only the fence locks them.
+                    refusals.refuseAlways(Refusals.protectedTable("epoch, session or lease", settings.epochTable()
+                            + "', '" + settings.leaseTable()), sql);
+                }
+                return catalog.needsGuard(analysis) ? Route.GUARD : Route.PASS;
+            case TRANSACTION_CONTROL:
+                if (sessionGuard && PREPARE_TRANSACTION.matcher(sql).find()) {
+                    refusals.refuse(Refusals.prepareTransactionUnderSessionFence(), sql);
+                }
+                return Route.TRANSACTION_CONTROL;
+            case FENCING_SETTING:
+                return Route.SETTING;
+            case MUTATION:
+                if (analysis.targetTables().contains(epochTableName)) {
+                    refusals.refuseAlways(Refusals.protectedTable("epoch", settings.epochTable().toString()), sql);
+                }
+                if (analysis.targetTables().contains(leaseTableName)) {
+                    refusals.refuseAlways(Refusals.protectedTable("lease", settings.leaseTable().toString()), sql);
+                }
+                if (analysis.targetTables().contains(sessionTableName)) {
+                    refusals.refuseAlways(Refusals.protectedTable("session", sessionTableName), sql);
+                }
+                if (runsNow && reachesNothingShared(sql, analysis)) {
+                    return Route.PASS;
+                }
+                catalog.createdTemporaryTable(analysis.createdTemporaryTable());
+                if (!catalog.needsGuard(analysis)) {
+                    return Route.PASS;
+                }
+                if (commitsBetween(analysis.statementCount(), analysis.mayEndTransaction())) {
+                    refusals.refuse(Refusals.textMayEndTransaction(), sql);
+                    return Route.PASS;
+                }
+                return Route.GUARD;
+            default:
+                if (refusals.audit() && namesFenceTable(sql)) {
+                    // Audit mode would run it untouched, and nobody can tell what it does to the fence's tables.
+                    refusals.refuseAlways(Refusals.protectedTable("epoch or lease", settings.epochTable() + "', '"
+                            + settings.leaseTable()), sql);
+                }
+                refusals.refuse(Refusals.cannotGuard(analysis.reason()), sql);
+                return Route.PASS;
+        }
+    }
+
+    /**
+     * Whether a mutation about to be sent reaches nothing another session can see: a {@code PREPARE} of a write (the
+     * {@code EXECUTE} is the mutation) or a write to the session's own temporary tables, as the database resolves
+     * them now. Such a statement needs a token that is not stale, and takes no lock (issue 11, item 3), so it works
+     * in {@code READ ONLY} transactions as it does through the underlying driver. Call it right before sending.
+     */
+    boolean reachesNothingShared(String sql, Analysis analysis) throws SQLException {
+        if (analysis.kind() != StatementKind.MUTATION
+                || !analysis.preparesOnly() && !catalog.writesOnlyTemporaryTables(analysis)) {
+            return false;
+        }
+        refuseUnlessCurrent(sql);
+        return true;
+    }
+
+    /**
+     * For a statement that writes nothing shared ({@code PREPARE} of a write, a write to the session's temporary
+     * tables): refuses a missing, invalid or stale token, reading the mark without a lock, which works in
+     * {@code READ ONLY} transactions too.
+     */
+    private void refuseUnlessCurrent(String sql) throws SQLException {
+        String resource = tokens.resource();
+        try {
+            long token = tokens.token(resource);
+            long mark = guard.readMark(resource);
+            if (mark > token) {
+                throw Refusals.stale(resource, token, mark);
+            }
+        } catch (FencingRefusedException refusal) {
+            refusals.refuse(refusal, sql);
+        }
+    }
+
+    /**
+     * MariaDB/MySQL: the server must decode the client's bytes in a character set where quotes, backslashes and
+     * backticks are bytes of their own, as the driver's lexer reads them ({@code sessionVariables} or
+     * {@code characterEncoding} in the URL could choose gbk or sjis).
+     */
+    static void requireSafeClientCharset(Connection raw) throws SQLException {
+        try (java.sql.Statement s = raw.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT @@character_set_client, @@character_set_connection LIMIT 1")) {
+            if (rs.next()) {
+                for (int i = 1; i <= 2; i++) {
+                    String charset = String.valueOf(rs.getString(i)).toLowerCase(Locale.ROOT);
+                    if (!java.util.Set.of("utf8mb4", "utf8mb3", "utf8", "latin1", "ascii").contains(charset)) {
+                        throw Settings.configuration("the connection's client character set is " + charset + ", in"
+                                + " which a quote or backtick can be part of another character: use utf8mb4");
+                    }
+                }
+            }
+        }
+    }
+
+    /** Settings that change how MariaDB decodes the client's bytes. */
+    private static final java.util.regex.Pattern CLIENT_CHARSET = java.util.regex.Pattern.compile(
+            "(?i)\\b(names|character\\s+set|charset|character_set_client|character_set_connection)\\b");
+    /** A character set variable named anywhere, in a statement that is not a setting ({@code SET STATEMENT}). */
+    private static final java.util.regex.Pattern CHARSET_VARIABLE = java.util.regex.Pattern.compile(
+            "(?i)character_set_");
+    /** A change to a character set in which every quote, backslash and backtick is one byte of its own. */
+    private static final java.util.regex.Pattern SAFE_CHARSET = java.util.regex.Pattern.compile(
+            "(?i)\\s*set\\s+(session\\s+|@@(session\\.)?)?(names|character\\s+set|charset|character_set_client"
+                    + "|character_set_connection)\\s*(=\\s*)?'?(utf8mb4|utf8mb3|utf8|latin1|ascii)'?"
+                    + "(\\s+collate\\s+'?[a-z0-9_]+'?)?\\s*;?\\s*");
+
+    /** Whether a MariaDB/MySQL statement may change the client character set to one that is not safe. */
+    static boolean changesClientCharset(String sql, Analysis analysis) {
+        boolean setting = analysis.kind() == StatementKind.SESSION_SETTING || CHARSET_VARIABLE.matcher(sql).find();
+        return setting && CLIENT_CHARSET.matcher(sql).find() && !SAFE_CHARSET.matcher(sql).matches();
+    }
+
+    /** Words of a statement that locks what it reads ({@code LOCK TABLE}, {@code FOR UPDATE}/{@code SHARE}). */
+    private static final java.util.regex.Pattern LOCKS = java.util.regex.Pattern.compile(
+            "(?i)\\b(lock|for\\s+(update|share|no\\s+key\\s+update|key\\s+share))\\b");
+    /** Two-phase commit's first step. */
+    private static final java.util.regex.Pattern PREPARE_TRANSACTION = java.util.regex.Pattern.compile(
+            "(?i)\\bprepare\\s+transaction\\b");
+
+    /**
+     * Whether {@code sql} holds the epoch, session or lease table's name as a word, in any case (quoted or not).
+     * On the read path: compares in place, without a lower-cased copy of the text.
+     */
+    private boolean namesFenceTable(String sql) {
+        return containsWord(sql, epochTableName) || containsWord(sql, sessionTableName)
+                || containsWord(sql, leaseTableName);
+    }
+
+    /** Whether {@code text} holds {@code word} (lower case) as a whole word, ignoring case. */
+    private static boolean containsWord(String text, String word) {
+        for (int at = 0, last = text.length() - word.length(); at <= last; at++) {
+            if (text.regionMatches(true, at, word, 0, word.length())
+                    && (at == 0 || !identifierPart(text.charAt(at - 1)))
+                    && (at + word.length() == text.length() || !identifierPart(text.charAt(at + word.length())))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean identifierPart(char c) {
+        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+    }
+
+    /**
+     * {@link #route(String, Analysis)} for a statement added to a batch: transaction control and {@code SET
+     * fencing.*} cannot be part of one (audit mode records the refusal and queues the statement as it is).
+     */
+    Route routeInBatch(String sql, Analysis analysis) throws SQLException {
+        Route route = route(sql, analysis);
+        if (route != Route.PASS && route != Route.GUARD) {
+            refusals.refuse(Refusals.notInBatch(), sql);
+        }
+        return route;
+    }
+
+    /** {@code addBatch(String)} on a prepared statement: a driver that queued the text would run it unanalysed. */
+    void refuseTextInPreparedBatch(String sql) throws SQLException {
+        refusals.refuse(Refusals.textInPreparedBatch(), sql);
+    }
+
+    /** {@link #route(String, Analysis)} right before a prepared statement is sent (see {@link #reachesNothingShared}). */
+    Route routeNow(String sql, Analysis analysis, Route prepared) throws SQLException {
+        return prepared == Route.GUARD && reachesNothingShared(sql, analysis) ? Route.PASS : prepared;
+    }
+
+    /**
+     * Whether the database may commit between {@code statements} sent together (a text or a batch) when one of them
+     * may end the transaction: H2 and MariaDB commit on their own before DDL, which would drop the lock the guard
+     * took for all of them. (A PostgreSQL procedure's or block's COMMIT fails in the transaction the guard holds.)
+     */
+    boolean commitsBetween(int statements, boolean mayEndTransaction) {
+        return statements > 1 && mayEndTransaction && analyzer.dialect().commitsImplicitly();
+    }
+
+    Dialect dialect() {
+        return analyzer.dialect();
+    }
+}

@@ -1,0 +1,120 @@
+package dev.fencing.jdbc.guard;
+
+import dev.fencing.jdbc.guard.GuardFailure;
+import dev.fencing.jdbc.RequiresPostgres;
+import dev.fencing.jdbc.TestDatabase;
+import dev.fencing.sql.EpochSql;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** How a failed prefix guard is told from the caller's own error: by the guard function's SQLState only. */
+class GuardFailureTest {
+    /** An error as pgjdbc raises it: the server's fields typed, DETAIL among them. */
+    public static final class ServerError extends SQLException {
+        private final Fields fields;
+
+        ServerError(String state, String detail) {
+            super("ERROR: the guard's message, which is never read", state);
+            this.fields = new Fields(detail);
+        }
+
+        public Fields getServerErrorMessage() {
+            return fields;
+        }
+    }
+
+    /** The typed fields of {@link ServerError}. */
+    public static final class Fields {
+        private final String detail;
+
+        Fields(String detail) {
+            this.detail = detail;
+        }
+
+        public String getDetail() {
+            return detail;
+        }
+    }
+
+    /** The error the guard function raises with {@code state} and {@code detail}, shaped as pgjdbc's. */
+    static SQLException guardError(String state, String detail) {
+        return new ServerError(state, detail);
+    }
+
+    @Test
+    void theStaleStateIsAStaleVerdictWithTheMarkFromTheTypedDetail_C2() {
+        GuardFailure failure = GuardFailure.of(guardError(EpochSql.GUARD_STALE_STATE, "12"));
+        assertTrue(failure.stale());
+        assertEquals(12, failure.mark());
+    }
+
+    @Test
+    void theBehindStateIsABehindVerdict_C2() {
+        assertFalse(GuardFailure.of(guardError(EpochSql.GUARD_BEHIND_STATE, null)).stale());
+    }
+
+    @Test
+    void aStaleVerdictWithoutItsDetailHasAnUnknownMarkButIsStillStale_C2() {
+        GuardFailure failure = GuardFailure.of(new SQLException("no fields", EpochSql.GUARD_STALE_STATE));
+        assertTrue(failure.stale());
+        assertEquals(GuardFailure.UNKNOWN_MARK, failure.mark());
+        assertEquals(GuardFailure.UNKNOWN_MARK, GuardFailure.of(guardError(EpochSql.GUARD_STALE_STATE, "x")).mark());
+    }
+
+    @Test
+    void anyOtherErrorIsTheCallersWhateverItsMessageSays_C8() {
+        assertNull(GuardFailure.of(new SQLException("fencing_guard_failed stale 7", "22P02")));
+        assertNull(GuardFailure.of(new SQLException("fencing: stale token", "ZF002")));
+        assertNull(GuardFailure.of(new SQLException("no state")));
+    }
+
+    @Test
+    @RequiresPostgres
+    void theGuardFunctionRaisesItsVerdictsWithItsStatesAndTheMarkInDetail_C2() throws SQLException {
+        String table = "guard_failure_epoch";
+        String url = TestDatabase.POSTGRESQL.rawUrl();
+        String fenced = "jdbc:fencing:" + url.substring("jdbc:".length()) + "&fencing.schema=create&fencing.table="
+                + table + "&fencing.issuer.check=off";
+        try (Connection created = DriverManager.getConnection(fenced);
+             Connection raw = DriverManager.getConnection(url);
+             Statement s = raw.createStatement()) {
+            s.execute("DELETE FROM " + table + " WHERE false"); // the table is there
+            s.execute("INSERT INTO " + table + " (resource, epoch) VALUES ('gf', 7) ON CONFLICT (resource) DO UPDATE"
+                    + " SET epoch = GREATEST(" + table + ".epoch, 7)");
+            long mark = readMark(raw, table);
+            try (PreparedStatement guard = raw.prepareStatement(
+                    "SELECT public.fencing_guard_" + table + "(CAST(? AS text), CAST(? AS bigint))")) {
+                guard.setString(1, "gf");
+                guard.setLong(2, mark - 1);
+                GuardFailure stale = GuardFailure.of(assertThrows(SQLException.class, guard::executeQuery));
+                assertTrue(stale.stale());
+                assertEquals(mark, stale.mark(), "pgjdbc's typed DETAIL carries the mark");
+                guard.setLong(2, mark + 1);
+                assertFalse(GuardFailure.of(assertThrows(SQLException.class, guard::executeQuery)).stale());
+                guard.setLong(2, mark);
+                guard.executeQuery().close();
+            }
+            assertNull(GuardFailure.of(assertThrows(SQLException.class, () -> s.execute("SELECT CAST('x' AS int)"))));
+            assertFalse(created.isClosed());
+        }
+    }
+
+    private static long readMark(Connection raw, String table) throws SQLException {
+        try (Statement s = raw.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT epoch FROM " + table + " WHERE resource = 'gf'")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
