@@ -147,15 +147,31 @@ class MariaDbSessionAndRoutineTest {
             }
             assertEquals(1, events());
             for (String change : changes) {
-                // DROP EVENT is SQL the driver cannot read: refused whatever the token (ZF004).
-                boolean unread = change.startsWith("DROP");
-                assertEquals(unread ? FencingSqlState.CANNOT_GUARD : FencingSqlState.INVALID_TOKEN,
-                        refusal(none, change).getSQLState(), change);
-                assertEquals(unread ? FencingSqlState.CANNOT_GUARD : FencingSqlState.STALE_TOKEN,
-                        refusal(stale, change).getSQLState(), change);
+                assertEquals(FencingSqlState.INVALID_TOKEN, refusal(none, change).getSQLState(), change);
+                assertEquals(FencingSqlState.STALE_TOKEN, refusal(stale, change).getSQLState(), change);
             }
         }
         assertEquals("ENABLED 1", eventState());
+        try (Connection current = fenced(MARK); Statement s = current.createStatement()) {
+            s.execute("DROP EVENT IF EXISTS " + event);
+        }
+        assertEquals(0, events());
+    }
+
+    /** {@code UNLOCK TABLES} writes nothing: any connection may release its table locks, with or without a token. */
+    @Test
+    void unlockTablesNeedsNoToken() throws Exception {
+        try (Connection current = fenced(MARK); Statement s = current.createStatement()) {
+            s.execute("LOCK TABLES " + table + " WRITE");
+            s.execute("UNLOCK TABLES");
+        }
+        for (long token : new long[] {0, MARK - 1}) {
+            try (Connection c = fenced(token); Statement s = c.createStatement()) {
+                s.execute("LOCK TABLES " + table + " READ");
+                s.execute("UNLOCK TABLES");
+                s.execute("unlock table");
+            }
+        }
     }
 
     private int events() throws SQLException {

@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * Recognises from its first keywords what a statement is when no parser is needed (or none can read it):
  * transaction control, {@code SET fencing.*}, other session settings, plain queries, H2's {@code MERGE ... KEY}
- * upsert, PostgreSQL's {@code COPY}, {@code LOCK}, {@code EXECUTE}, {@code DEALLOCATE}, maintenance and cursor
+ * upsert, PostgreSQL's {@code COPY}, {@code LOCK}, MariaDB's {@code UNLOCK TABLES} and {@code DROP EVENT}, {@code EXECUTE}, {@code DEALLOCATE}, maintenance and cursor
  * statements, and JDBC call escapes.
  */
 final class KeywordClassifier {
@@ -44,6 +44,9 @@ final class KeywordClassifier {
                 return fencing;
             }
         }
+        if (first.equals("SET") && changesMoreThanTheSession(tokens, second)) {
+            return Analyses.mutation(List.of(), false, 1);
+        }
         if (SESSION_STARTS.contains(first)) {
             return Analyses.sessionSetting(1, first.equals("SHOW"));
         }
@@ -68,6 +71,13 @@ final class KeywordClassifier {
                 // MySQL's HANDLER opens, reads and closes a table: it has no form that writes. A function called in
                 // its WHERE is asked about like any other.
                 return tokens.size() > 2 ? Analyses.readOnly(1, word(tokens, 2).equals("READ")) : null;
+            case "UNLOCK":
+                // MariaDB/MySQL's UNLOCK TABLES releases the session's table locks (committing when LOCK TABLES was
+                // in force, which the server reports): it writes nothing.
+                return tokens.size() == 2 && (second.equals("TABLES") || second.equals("TABLE"))
+                        ? Analyses.sessionSetting(1, false) : null;
+            case "DROP":
+                return dropEvent(tokens);
             case "EXECUTE":
             case "EXEC":
                 // Runs a statement prepared earlier (or built from a string): what it writes is unknown here.
@@ -155,6 +165,36 @@ final class KeywordClassifier {
             }
         }
         return tokens.size() > 1 ? Analyses.readOnly(1, false) : null;
+    }
+
+    /**
+     * A {@code SET} that outlives the session: a server-wide variable ({@code SET GLOBAL}, {@code @@global.},
+     * MySQL's {@code PERSIST}), some of which hold SQL every later connection runs ({@code init_connect}), or an
+     * account's password or default role (MariaDB/MySQL, H2's {@code SET PASSWORD}): writes of the server's own
+     * tables, which need a current token like any other.
+     */
+    private static boolean changesMoreThanTheSession(List<Token> tokens, String second) {
+        return containsWord(tokens, "GLOBAL", "PERSIST", "PERSIST_ONLY", "PASSWORD")
+                || second.equals("DEFAULT") && word(tokens, 2).equals("ROLE");
+    }
+
+    /**
+     * MariaDB/MySQL's {@code DROP EVENT [IF EXISTS] [schema.]name}, which JSqlParser cannot read: DDL, so a write
+     * that needs a current token. Any other {@code DROP} is left to the parser.
+     */
+    private static Analysis dropEvent(List<Token> tokens) {
+        if (!word(tokens, 1).equals("EVENT")) {
+            return null;
+        }
+        int i = word(tokens, 2).equals("IF") && word(tokens, 3).equals("EXISTS") ? 4 : 2;
+        if (i >= tokens.size() || !isName(tokens.get(i))) {
+            return null;
+        }
+        i++;
+        if (i + 1 < tokens.size() && tokens.get(i).isPunctuation('.') && isName(tokens.get(i + 1))) {
+            i += 2;
+        }
+        return i == tokens.size() ? Analyses.mutation(List.of(), false, 1) : null;
     }
 
     /** A JDBC call escape, {@code {call p(?)}} or {@code {? = call f(?)}}: a procedure call, whatever it becomes. */

@@ -1,6 +1,7 @@
 package dev.fencing.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -499,6 +500,42 @@ class SqlAnalyzerTest {
         assertEquals(StatementKind.MUTATION, mariadb.analyze("-- \rSELECT '\nDELETE FROM acct -- \r'").kind());
         assertEquals(StatementKind.MUTATION, mariadb.analyze("SELECT 1 --\u0001'\n; UPDATE acct SET v=99 --\u0001'")
                 .kind());
+    }
+
+    @Test
+    void setsThatOutliveTheSessionAreWrites_C5() {
+        SqlAnalyzer mariadb = new SqlAnalyzer(Dialect.MARIADB, EpochTable.of("fencing_epoch"), 10);
+        for (String sql : List.of("SET GLOBAL init_connect = 'insert into t values (1)'",
+                "SET @@global.init_connect = 'x'", "SET @@GLOBAL.max_connections = 10",
+                "SET SESSION sql_mode = '', GLOBAL init_slave = 'x'", "SET PERSIST max_connections = 10",
+                "SET PASSWORD FOR app = PASSWORD('pw2')", "SET PASSWORD = 'x'", "SET DEFAULT ROLE NONE FOR fz",
+                "set global event_scheduler = on")) {
+            assertEquals(StatementKind.MUTATION, mariadb.analyze(sql).kind(), sql);
+        }
+        for (String sql : List.of("SET SESSION sql_mode = ''", "SET @x = 'GLOBAL'", "SET ROLE r", "SET NAMES utf8mb4",
+                "SET autocommit = 0")) {
+            assertEquals(StatementKind.SESSION_SETTING, mariadb.analyze(sql).kind(), sql);
+        }
+        SqlAnalyzer h2 = new SqlAnalyzer(Dialect.H2, EpochTable.of("fencing_epoch"), 10);
+        assertEquals(StatementKind.MUTATION, h2.analyze("SET PASSWORD 'x'").kind());
+    }
+
+    @Test
+    void mariadbUnlockTablesWritesNothingAndDropEventIsAWrite_C5() {
+        SqlAnalyzer mariadb = new SqlAnalyzer(Dialect.MARIADB, EpochTable.of("fencing_epoch"), 10);
+        for (String sql : List.of("UNLOCK TABLES", "unlock table", "UNLOCK /* c */ TABLES")) {
+            assertEquals(StatementKind.SESSION_SETTING, mariadb.analyze(sql).kind(), sql);
+        }
+        for (String sql : List.of("UNLOCK TABLES; DELETE FROM acct", "UNLOCK TABLES acct")) {
+            assertNotEquals(StatementKind.SESSION_SETTING, mariadb.analyze(sql).kind(), sql);
+            assertNotEquals(StatementKind.READ_ONLY, mariadb.analyze(sql).kind(), sql);
+        }
+        for (String sql : List.of("DROP EVENT e", "DROP EVENT IF EXISTS e", "drop event `db`.`e`", "DROP EVENT db.e")) {
+            Analysis drop = mariadb.analyze(sql);
+            assertEquals(StatementKind.MUTATION, drop.kind(), sql);
+            assertTrue(drop.mayEndTransaction(), sql);
+        }
+        assertEquals(StatementKind.UNGUARDABLE, mariadb.analyze("DROP EVENT e, f").kind());
     }
 
     @Test
