@@ -158,6 +158,30 @@ class MariaDbSessionAndRoutineTest {
         assertEquals(0, events());
     }
 
+    /**
+     * A server-wide variable outlives the session, and {@code init_connect} holds SQL every later connection of an
+     * ordinary account runs without a token: setting it is a write (found by review: a stale owner planted an
+     * {@code INSERT} there). The server's own value is the judge.
+     */
+    @Test
+    void globalSettingsNeedACurrentToken_C2() throws Exception {
+        String planted = "SET GLOBAL init_connect = 'UPDATE " + table + " SET balance = 0'";
+        try (Connection none = fenced(0); Connection stale = fenced(MARK - 1)) {
+            assertEquals(FencingSqlState.INVALID_TOKEN, refusal(none, planted).getSQLState());
+            assertEquals(FencingSqlState.STALE_TOKEN, refusal(stale, planted).getSQLState());
+            assertEquals(FencingSqlState.STALE_TOKEN,
+                    refusal(stale, "SET @@global.init_connect = 'DELETE FROM " + table + "'").getSQLState());
+        }
+        try (Connection c = DriverManager.getConnection(raw); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT @@global.init_connect")) {
+            assertTrue(rs.next());
+            assertEquals("", rs.getString(1), "the stale SET GLOBAL changed the server");
+        }
+        try (Connection current = fenced(MARK); Statement s = current.createStatement()) {
+            s.execute("SET GLOBAL max_connect_errors = @@global.max_connect_errors");
+        }
+    }
+
     /** {@code UNLOCK TABLES} writes nothing: any connection may release its table locks, with or without a token. */
     @Test
     void unlockTablesNeedsNoToken() throws Exception {
