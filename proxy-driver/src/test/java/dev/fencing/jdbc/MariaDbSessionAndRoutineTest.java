@@ -182,6 +182,25 @@ class MariaDbSessionAndRoutineTest {
         }
     }
 
+    /**
+     * The driver's own transaction around an auto-commit write ends as the driver says, whatever the session's
+     * {@code completion_type}: with {@code CHAIN} a plain {@code COMMIT} opened the next transaction, so later
+     * auto-commit writes were never committed (found by review); with {@code RELEASE} it dropped the connection.
+     */
+    @Test
+    void autoCommitWritesCommitWhateverTheCompletionType() throws Exception {
+        for (String completion : new String[] {"CHAIN", "RELEASE"}) {
+            try (Connection current = fenced(MARK); Statement s = current.createStatement()) {
+                s.execute("SET SESSION completion_type = '" + completion + "'");
+                for (int i = 0; i < 3; i++) {
+                    assertEquals(1, s.executeUpdate("UPDATE " + table + " SET balance = balance + 1 WHERE id = 1"));
+                    assertEquals(101 + i, balance(), completion + ": auto-commit write " + (i + 1) + " committed");
+                }
+            }
+            TestDatabase.exec(raw, "UPDATE " + table + " SET balance = 100 WHERE id = 1");
+        }
+    }
+
     /** {@code UNLOCK TABLES} writes nothing: any connection may release its table locks, with or without a token. */
     @Test
     void unlockTablesNeedsNoToken() throws Exception {

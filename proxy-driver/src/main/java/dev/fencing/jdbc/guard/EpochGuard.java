@@ -179,7 +179,8 @@ public final class EpochGuard {
     /**
      * Runs {@code call} in a transaction of the driver's, committed when it succeeds. Where the server's status
      * flags say whether a transaction is open (MariaDB Connector/J, MySQL Connector/J), it is opened with
-     * {@code START TRANSACTION} and ended with {@code COMMIT} sent as SQL, auto-commit left on: two round trips
+     * {@code START TRANSACTION} and ended with {@code COMMIT AND NO CHAIN NO RELEASE} sent as SQL (whatever the
+     * session's {@code completion_type}), auto-commit left on: two round trips
      * instead of the three of {@code setAutoCommit(false)}, {@code commit()} and {@code setAutoCommit(true)}; the
      * flags, not the driver's belief, say the transaction is open before the lock is taken.
      */
@@ -199,7 +200,7 @@ public final class EpochGuard {
             lock(resource, token);
             T result = prefixable ? call.withGuard(resource, token) : call.untouched();
             if (bySql) {
-                transactionControl().execute("COMMIT");
+                transactionControl().execute("COMMIT AND NO CHAIN NO RELEASE");
             } else {
                 raw.commit();
             }
@@ -208,7 +209,7 @@ public final class EpochGuard {
         } catch (SQLException | RuntimeException | Error failure) {
             try {
                 if (bySql) {
-                    transactionControl().execute("ROLLBACK");
+                    transactionControl().execute("ROLLBACK AND NO CHAIN NO RELEASE");
                 } else {
                     raw.rollback();
                 }
