@@ -1,8 +1,14 @@
 package dev.fencing.sql;
 
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
-/** Factories for the {@link Analysis} of one statement, so every step builds its verdict the same way. */
+/**
+ * Factories for the {@link Analysis} of one statement, so every step builds its verdict the same way, and the one
+ * verdict of several statements in one text.
+ */
 final class Analyses {
     private Analyses() {
     }
@@ -111,5 +117,65 @@ final class Analyses {
         }
         return (end == 0 ? "a statement" : line.substring(0, end).toUpperCase(java.util.Locale.ROOT) + " ...")
                 + " (" + line.length() + " characters)";
+    }
+
+    /** Several statements in one text: guarded as a whole or refused as a whole, never joined. */
+    static Analysis combine(List<Analysis> analyses) {
+        Analysis combined = combineKinds(analyses);
+        for (Analysis analysis : analyses) {
+            if (analysis.isOpaque() && combined.kind() == StatementKind.MUTATION) {
+                combined = opaque(combined);
+            }
+        }
+        for (Analysis analysis : analyses) {
+            if (analysis.mayEndTransaction()) {
+                return endingTransaction(combined);
+            }
+        }
+        return combined;
+    }
+
+    private static Analysis combineKinds(List<Analysis> analyses) {
+        int count = analyses.size();
+        int transactionControls = 0;
+        Analysis control = null;
+        boolean mutation = false;
+        boolean allSettings = true;
+        boolean returnsRows = false;
+        Set<String> targets = new LinkedHashSet<>();
+        for (Analysis analysis : analyses) {
+            switch (analysis.kind()) {
+                case UNGUARDABLE:
+                    return unguardable(analysis.reason(), count);
+                case FENCING_SETTING:
+                    return unguardable("SET " + analysis.settingName()
+                            + " must be a text of its own, not one of several statements", count);
+                case TRANSACTION_CONTROL:
+                    transactionControls++;
+                    control = analysis;
+                    break;
+                case MUTATION:
+                    mutation = true;
+                    targets.addAll(analysis.targetTables());
+                    break;
+                default:
+                    break;
+            }
+            allSettings &= analysis.kind() == StatementKind.SESSION_SETTING;
+            returnsRows |= analysis.returnsRows();
+        }
+        if (transactionControls > 0 && mutation) {
+            return unguardable("transaction control mixed with writes in one text", count);
+        }
+        if (transactionControls > 1) {
+            return unguardable("several transaction-control statements in one text", count);
+        }
+        if (control != null) {
+            return transactionControl(control.transactionControl(), count);
+        }
+        if (mutation) {
+            return mutation(new ArrayList<>(targets), returnsRows, count);
+        }
+        return allSettings ? sessionSetting(count, returnsRows) : readOnly(count, returnsRows);
     }
 }

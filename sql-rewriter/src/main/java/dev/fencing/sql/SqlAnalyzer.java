@@ -144,7 +144,7 @@ public final class SqlAnalyzer {
             analyses.add(analyzePart(part));
             functions.addAll(CatalogFacts.calledFunctions(part, dialect));
         }
-        Analysis combined = combine(analyses);
+        Analysis combined = Analyses.combine(analyses);
         if (combined.kind() == StatementKind.TRANSACTION_CONTROL && !functions.isEmpty()) {
             // A query of the text may call a function that writes (the catalog decides later, for reads only):
             // found by the MariaDB fuzzer, SELECT writing_function(); BEGIN passed as transaction control.
@@ -378,65 +378,5 @@ public final class SqlAnalyzer {
             default:
                 return Analyses.unguardable("a data change delta table (FINAL/NEW/OLD TABLE) outside a query", 1);
         }
-    }
-
-    /** Several statements in one text: guarded as a whole or refused as a whole, never joined. */
-    private static Analysis combine(List<Analysis> analyses) {
-        Analysis combined = combineKinds(analyses);
-        for (Analysis analysis : analyses) {
-            if (analysis.isOpaque() && combined.kind() == StatementKind.MUTATION) {
-                combined = Analyses.opaque(combined);
-            }
-        }
-        for (Analysis analysis : analyses) {
-            if (analysis.mayEndTransaction()) {
-                return Analyses.endingTransaction(combined);
-            }
-        }
-        return combined;
-    }
-
-    private static Analysis combineKinds(List<Analysis> analyses) {
-        int count = analyses.size();
-        int transactionControls = 0;
-        Analysis control = null;
-        boolean mutation = false;
-        boolean allSettings = true;
-        boolean returnsRows = false;
-        Set<String> targets = new LinkedHashSet<>();
-        for (Analysis analysis : analyses) {
-            switch (analysis.kind()) {
-                case UNGUARDABLE:
-                    return Analyses.unguardable(analysis.reason(), count);
-                case FENCING_SETTING:
-                    return Analyses.unguardable("SET " + analysis.settingName()
-                            + " must be a text of its own, not one of several statements", count);
-                case TRANSACTION_CONTROL:
-                    transactionControls++;
-                    control = analysis;
-                    break;
-                case MUTATION:
-                    mutation = true;
-                    targets.addAll(analysis.targetTables());
-                    break;
-                default:
-                    break;
-            }
-            allSettings &= analysis.kind() == StatementKind.SESSION_SETTING;
-            returnsRows |= analysis.returnsRows();
-        }
-        if (transactionControls > 0 && mutation) {
-            return Analyses.unguardable("transaction control mixed with writes in one text", count);
-        }
-        if (transactionControls > 1) {
-            return Analyses.unguardable("several transaction-control statements in one text", count);
-        }
-        if (control != null) {
-            return Analyses.transactionControl(control.transactionControl(), count);
-        }
-        if (mutation) {
-            return Analyses.mutation(new ArrayList<>(targets), returnsRows, count);
-        }
-        return allSettings ? Analyses.sessionSetting(count, returnsRows) : Analyses.readOnly(count, returnsRows);
     }
 }
