@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
@@ -129,6 +130,36 @@ class MariaDbServerTruthTest {
             s.execute("SET autocommit = 1");
         }
         assertEquals(before, snapshot(), "the writes and the advance rolled back with the server's transaction");
+    }
+
+    /**
+     * {@code setAutoCommit(false)}, then {@code SET autocommit = 1} sent as SQL: the connector may still believe
+     * auto-commit is off (MySQL Connector/J does), but the server commits each statement on its own, so the guard
+     * must open a transaction of its own around the locking read and the write. Found by review: the old owner's
+     * slow write committed after the new owner's advance, which never waited. Here the new owner must wait.
+     */
+    @Test
+    void autocommitSwitchedOnBySqlIsTheServersAndTheSlowWriteHoldsTheLock_C4() throws Exception {
+        try (Connection old = owner(MARK); Statement s = old.createStatement()) {
+            old.setAutoCommit(false);
+            s.execute("SET autocommit = 1");
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+            try {
+                java.util.concurrent.Future<Long> slow = pool.submit(() -> {
+                    s.executeUpdate("UPDATE " + table + " SET v = 7 WHERE id = 1 AND SLEEP(1.5) = 0");
+                    return System.nanoTime();
+                });
+                Thread.sleep(500);
+                long advanced;
+                try (Connection next = owner(MARK + 1); Statement n = next.createStatement()) {
+                    n.executeUpdate("UPDATE " + table + " SET v = 21 WHERE id = 2");
+                    advanced = System.nanoTime();
+                }
+                assertTrue(slow.get() < advanced, "the old owner's write committed after the new owner's advance");
+            } finally {
+                pool.shutdownNow();
+            }
+        }
     }
 
     @Test

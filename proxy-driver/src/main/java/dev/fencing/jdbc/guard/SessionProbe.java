@@ -88,17 +88,18 @@ public final class SessionProbe {
     }
 
     /**
-     * Whether the next statement runs inside a transaction: auto-commit is off (the driver or the server then
-     * opens one before the next statement when none is open), or the server reports one open or failed (a
-     * {@code BEGIN} or {@code START TRANSACTION} sent as SQL, or auto-commit switched off by SQL).
+     * Whether the next statement runs inside a transaction: the server reports one open or failed (a {@code BEGIN}
+     * or {@code START TRANSACTION} sent as SQL), or auto-commit off (pgjdbc then opens one with the next
+     * statement). On MariaDB and MySQL only the server's flags count, never the connector's own auto-commit
+     * setting: {@code SET autocommit = 1} sent as SQL after {@code setAutoCommit(false)} leaves MySQL Connector/J
+     * believing auto-commit is off while each statement commits on its own (found by review: the locking read and
+     * the write then ran as two transactions).
      */
     boolean inTransaction() throws SQLException {
-        if (!raw.getAutoCommit()) {
-            return true;
-        }
         switch (kind) {
             case PGJDBC:
-                return !"IDLE".equals(((Enum<?>) invoke()).name());
+                // pgjdbc opens the transaction of auto-commit off with the next statement: idle is not enough
+                return !raw.getAutoCommit() || !"IDLE".equals(((Enum<?>) invoke()).name());
             case STATUS_FLAGS:
                 int flags = ((Number) invoke()).intValue();
                 return (flags & IN_TRANSACTION) != 0 || (flags & AUTOCOMMIT) == 0;
@@ -111,7 +112,7 @@ public final class SessionProbe {
                     return rs.next() && (rs.getInt(1) != 0 || rs.getInt(2) == 0);
                 }
             default:
-                return false;
+                return !raw.getAutoCommit();
         }
     }
 
