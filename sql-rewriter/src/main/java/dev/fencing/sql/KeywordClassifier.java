@@ -53,6 +53,9 @@ final class KeywordClassifier {
         if (NO_DATA_STARTS.contains(first)) {
             return Analyses.readOnly(1, first.equals("FETCH"));
         }
+        if (writesAFile(tokens)) {
+            return Analyses.mutation(List.of(), false, 1);
+        }
         if (QUERY_STARTS.contains(first) && !containsWord(tokens, "INTO")
                 && !(first.equals("EXPLAIN") && containsWord(tokens, "ANALYZE", "ANALYSE"))) {
             return Analyses.readOnly(1, true);
@@ -165,6 +168,19 @@ final class KeywordClassifier {
             }
         }
         return tokens.size() > 1 ? Analyses.readOnly(1, false) : null;
+    }
+
+    /**
+     * MariaDB/MySQL's {@code ... INTO OUTFILE|DUMPFILE 'file'}: a query that writes a file on the server, which
+     * needs a token like PostgreSQL's {@code COPY ... TO 'file'}.
+     */
+    private static boolean writesAFile(List<Token> tokens) {
+        for (int i = 0; i + 1 < tokens.size(); i++) {
+            if (tokens.get(i).is("INTO") && (tokens.get(i + 1).is("OUTFILE") || tokens.get(i + 1).is("DUMPFILE"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -518,6 +518,11 @@ class SqlAnalyzerTest {
         }
         SqlAnalyzer h2 = new SqlAnalyzer(Dialect.H2, EpochTable.of("fencing_epoch"), 10);
         assertEquals(StatementKind.MUTATION, h2.analyze("SET PASSWORD 'x'").kind());
+        for (String sql : List.of("SELECT * FROM acct INTO OUTFILE '/tmp/x'", "SELECT 1 INTO DUMPFILE '/tmp/y'",
+                "SELECT * INTO OUTFILE '/tmp/z' FROM acct")) {
+            assertEquals(StatementKind.MUTATION, mariadb.analyze(sql).kind(), sql);
+        }
+        assertEquals(StatementKind.READ_ONLY, mariadb.analyze("SELECT 'INTO OUTFILE' FROM acct").kind());
     }
 
     @Test
