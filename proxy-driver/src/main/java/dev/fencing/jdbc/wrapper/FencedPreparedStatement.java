@@ -168,18 +168,9 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
         batch.clear();
     }
 
-    @Override
-    public int[] executeBatch() throws SQLException {
-        return (int[]) runBatch(false);
-    }
-
-    @Override
-    public long[] executeLargeBatch() throws SQLException {
-        return (long[]) runBatch(true);
-    }
-
     /** Runs the batch, guarded when it needs it; afterwards it is empty whatever happened (see FencedStatement). */
-    private Object runBatch(boolean large) throws SQLException {
+    @Override
+    Object runBatch(boolean large) throws SQLException {
         resultFromDatabase();
         PreparedStatement untouched = form(Form.UNTOUCHED);
         current = untouched;

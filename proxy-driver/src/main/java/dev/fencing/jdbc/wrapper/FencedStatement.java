@@ -49,22 +49,13 @@ final class FencedStatement extends FencedStatementBase {
         batch.clear();
     }
 
-    @Override
-    public int[] executeBatch() throws SQLException {
-        return (int[]) runBatch(false);
-    }
-
-    @Override
-    public long[] executeLargeBatch() throws SQLException {
-        return (long[]) runBatch(true);
-    }
-
     /**
      * Runs the batch, guarded when any of its statements needs it. Whatever happens, the batch is empty afterwards
      * (as after the underlying driver's executeBatch): a refused batch must not stay queued and run unguarded by the
      * next executeBatch.
      */
-    private Object runBatch(boolean large) throws SQLException {
+    @Override
+    Object runBatch(boolean large) throws SQLException {
         resultFromDatabase();
         try {
             return connection.execution().batch(batch, () -> large ? delegate.executeLargeBatch()

@@ -111,6 +111,19 @@ abstract class FencedStatementBase extends PassThroughStatement {
         return wrap((ResultSet) runText(sql, Exec.QUERY, Keys.NONE));
     }
 
+    /** Runs the queued batch the way this kind of statement sends it; both batch methods come here. */
+    abstract Object runBatch(boolean large) throws SQLException;
+
+    @Override
+    public final int[] executeBatch() throws SQLException {
+        return (int[]) runBatch(false);
+    }
+
+    @Override
+    public final long[] executeLargeBatch() throws SQLException {
+        return (long[]) runBatch(true);
+    }
+
     final ResultSet wrap(ResultSet rs) {
         return Wrappers.resultSet(connection, this, rs);
     }
