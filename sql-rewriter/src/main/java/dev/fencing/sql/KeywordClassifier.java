@@ -24,6 +24,12 @@ final class KeywordClassifier {
      */
     private static final Set<String> NO_DATA_STARTS = Set.of("VACUUM", "CLUSTER", "REINDEX", "CHECKPOINT", "FETCH",
             "MOVE", "CLOSE");
+    /**
+     * MariaDB/MySQL's {@code RESET} forms that change the server, not the session: binary logs, replication, the
+     * query cache, persisted variables.
+     */
+    private static final Set<String> SERVER_RESETS = Set.of("MASTER", "SLAVE", "REPLICA", "QUERY", "PERSIST",
+            "BINARY");
     private static final Set<String> BEGIN_FOLLOWERS = Set.of("WORK", "TRANSACTION", "ISOLATION", "READ", "DEFERRABLE");
 
     private KeywordClassifier() {
@@ -44,7 +50,8 @@ final class KeywordClassifier {
                 return fencing;
             }
         }
-        if (first.equals("SET") && changesMoreThanTheSession(tokens, second)) {
+        if (first.equals("SET") && changesMoreThanTheSession(tokens, second)
+                || first.equals("RESET") && SERVER_RESETS.contains(second)) {
             return Analyses.mutation(List.of(), false, 1);
         }
         if (SESSION_STARTS.contains(first)) {
@@ -250,7 +257,8 @@ final class KeywordClassifier {
             case "RELEASE":
                 return TransactionControl.RELEASE_SAVEPOINT;
             case "SET":
-                boolean scoped = second.equals("SESSION") || second.equals("GLOBAL") || second.equals("LOCAL");
+                // SET GLOBAL TRANSACTION changes every later session's default: a write (changesMoreThanTheSession)
+                boolean scoped = second.equals("SESSION") || second.equals("LOCAL");
                 String subject = scoped ? word(tokens, 2) : second;
                 return subject.equals("TRANSACTION") || second.equals("SESSION") && subject.equals("CHARACTERISTICS")
                         ? TransactionControl.SET_TRANSACTION : null;

@@ -171,7 +171,8 @@ public final class SqlAnalyzer {
         Analysis analysis = classifyPart(part);
         if (analysis.kind() == StatementKind.MUTATION
                 && (analysis.targetTables().isEmpty() || !CatalogFacts.changesDataOnly(part))) {
-            String text = part.text().toLowerCase(Locale.ROOT);
+            // folded as StatementClassifier.simpleName folds names (letters a database folds to ASCII ones)
+            String text = part.text().toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
             for (String name : protectedNames) {
                 String table = protectedTables.contains(name) ? name : protectedTables.get(0);
                 if (text.contains(name) && !analysis.targetTables().contains(table)) {
@@ -202,6 +203,12 @@ public final class SqlAnalyzer {
             return Analyses.unguardable("RUNSCRIPT runs the statements of a file, which the driver cannot see (they may"
                     + " commit, ending the transaction that holds the guard's lock): " + Analyses.excerpt(part.text()), 1);
         }
+        if (dialect == Dialect.H2 && first.equals("SET") && analysis.kind() == StatementKind.SESSION_SETTING
+                && !h2SessionSetting(part)) {
+            // H2's other SET commands change the database for every session, most of them persistently (a user's
+            // password hash, DB_CLOSE_DELAY, REFERENTIAL_INTEGRITY, WRITE_DELAY, ALLOW_LITERALS): writes.
+            return Analyses.mutation(List.of(), false, 1);
+        }
         if (analysis.kind() == StatementKind.MUTATION && first.equals("CREATE")) {
             String temporary = temporaryTableCreated(part);
             if (temporary != null) {
@@ -227,6 +234,20 @@ public final class SqlAnalyzer {
             analysis = Analyses.endingTransaction(analysis);
         }
         return analysis;
+    }
+
+    /** H2 {@code SET} commands that change only this session; any other H2 {@code SET} changes the database. */
+    private static final java.util.Set<String> H2_SESSION_SETTINGS = java.util.Set.of("AUTOCOMMIT", "CATALOG",
+            "LAZY_QUERY_EXECUTION", "LOCK_TIMEOUT", "NON_KEYWORDS", "QUERY_TIMEOUT", "SCHEMA", "SCHEMA_SEARCH_PATH",
+            "PATH", "SESSION", "THROTTLE", "TIME", "VARIABLE_BINARY", "TRUNCATE_LARGE_LENGTH", "MODE",
+            // PostgreSQL's session settings, which H2 reads in its PostgreSQL mode (search_path) or refuses
+            "SEARCH_PATH", "STATEMENT_TIMEOUT", "CLIENT_ENCODING", "DATESTYLE", "CLIENT_MIN_MESSAGES",
+            "APPLICATION_NAME", "EXTRA_FLOAT_DIGITS");
+
+    private static boolean h2SessionSetting(SqlLexer.Part part) {
+        List<SqlLexer.Token> tokens = part.tokens();
+        return tokens.size() > 1 && (tokens.get(1).isPunctuation('@')
+                || H2_SESSION_SETTINGS.contains(KeywordClassifier.word(tokens, 1)));
     }
 
     /** A {@code U&"..."} identifier, lexed as one token (PostgreSQL) or as {@code U}, {@code &}, {@code "..."} (H2). */

@@ -164,7 +164,8 @@ final class SqlLexer {
                 markers++;
                 add(Kind.MARKER, start);
             } else {
-                if (dialect == Dialect.H2) {
+                if (dialect == Dialect.H2 || dialect == Dialect.MARIADB && c == '[') {
+                    // H2's compatibility modes and MariaDB's sql_mode=MSSQL read [...] as a quoted identifier
                     noteH2ModeSyntax(c);
                 }
                 pos++;

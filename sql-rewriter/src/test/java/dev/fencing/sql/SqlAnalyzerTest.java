@@ -523,6 +523,29 @@ class SqlAnalyzerTest {
             assertEquals(StatementKind.MUTATION, mariadb.analyze(sql).kind(), sql);
         }
         assertEquals(StatementKind.READ_ONLY, mariadb.analyze("SELECT 'INTO OUTFILE' FROM acct").kind());
+        for (String sql : List.of("SET GLOBAL TRANSACTION ISOLATION LEVEL SERIALIZABLE", "SET GLOBAL TRANSACTION READ ONLY",
+                "RESET MASTER", "RESET SLAVE ALL", "RESET QUERY CACHE")) {
+            assertEquals(StatementKind.MUTATION, mariadb.analyze(sql).kind(), sql);
+        }
+        assertEquals(StatementKind.TRANSACTION_CONTROL,
+                mariadb.analyze("SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE").kind());
+        for (String sql : List.of("SET SALT '00' HASH '00'", "SET DB_CLOSE_DELAY 0", "SET ALLOW_LITERALS NONE",
+                "SET REFERENTIAL_INTEGRITY FALSE", "SET WRITE_DELAY 500", "SET IGNORECASE TRUE", "SET EXCLUSIVE 1",
+                "SET BUILTIN_ALIAS_OVERRIDE TRUE", "SET DEFAULT_LOCK_TIMEOUT 1")) {
+            assertEquals(StatementKind.MUTATION, h2.analyze(sql).kind(), sql);
+        }
+        for (String sql : List.of("SET AUTOCOMMIT OFF", "SET LOCK_TIMEOUT 1000", "SET SCHEMA PUBLIC", "SET @x = 1",
+                "SET QUERY_TIMEOUT 5", "SET MODE PostgreSQL", "SET TIME ZONE 'UTC'")) {
+            assertEquals(StatementKind.SESSION_SETTING, h2.analyze(sql).kind(), sql);
+        }
+        assertEquals(StatementKind.UNGUARDABLE, mariadb.analyze("SELECT 1 AS [a'], f() AS [']").kind());
+        // H2 folds the dotless i to I: fenc\u0131ng_epoch is FENCING_EPOCH (found by review)
+        for (String sql : List.of("INSERT INTO fenc\u0131ng_epoch VALUES ('r', 1000)",
+                "UPDATE fenc\u0131ng_epoch SET epoch = 1000", "DROP TABLE fenc\u0131ng_epoch",
+                "ALTER TABLE fenc\u0131ng_epoch RENAME TO x")) {
+            assertTrue(h2.analyze(sql).targetTables().contains("fencing_epoch"), sql);
+        }
+        assertEquals(StatementKind.READ_ONLY, mariadb.analyze("SELECT JSON_EXTRACT(doc, '$[0]') FROM t").kind());
     }
 
     @Test

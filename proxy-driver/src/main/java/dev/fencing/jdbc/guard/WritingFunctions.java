@@ -36,8 +36,12 @@ final class WritingFunctions {
             "pg_advisory_unlock", "pg_advisory_unlock_shared", "pg_advisory_unlock_all", "pg_notify", "system",
             "bernoulli");
 
-    /** H2 built-ins that write: linked tables, files. Every user-defined H2 function counts as writing too. */
-    static final Set<String> WRITING_H2 = Set.of("LINK_SCHEMA", "CSVWRITE", "FILE_WRITE");
+    /**
+     * H2 built-ins that write: linked tables, files, and ending or cancelling another session (which rolls back a new
+     * owner's work). Every user-defined H2 function counts as writing too.
+     */
+    static final Set<String> WRITING_H2 = Set.of("LINK_SCHEMA", "CSVWRITE", "FILE_WRITE", "ABORT_SESSION",
+            "CANCEL_SESSION");
     /** MariaDB built-ins that write; every stored function counts as writing too. */
     static final Set<String> WRITING_MARIADB = Set.of("SETVAL");
 
