@@ -34,13 +34,13 @@ final class CatalogFacts {
      * name followed by {@code (}, and on PostgreSQL also every name after a dot, since {@code t.f} there calls
      * {@code f(t)} (attribute notation). When unsure, a name is reported: the catalog says whether it is a function.
      */
-    static List<String> calledFunctions(SqlLexer.Part part, Dialect dialect) {
-        List<SqlLexer.Token> tokens = part.tokens();
+    static List<String> calledFunctions(Part part, Dialect dialect) {
+        List<Token> tokens = part.tokens();
         Set<String> names = new LinkedHashSet<>();
         for (int i = 0; i < tokens.size(); i++) {
-            SqlLexer.Token token = tokens.get(i);
+            Token token = tokens.get(i);
             if (dialect == Dialect.MARIADB && i + 1 < tokens.size() && tokens.get(i + 1).isPunctuation('(')
-                    && (token.kind() == SqlLexer.Kind.STRING || token.isPunctuation(']'))) {
+                    && (token.kind() == Token.Kind.STRING || token.isPunctuation(']'))) {
                 // "f"() under ANSI_QUOTES, [f]() under MSSQL: a call of a name the tokens cannot tell (found by review)
                 names.add(UNREADABLE);
                 continue;
@@ -48,7 +48,7 @@ final class CatalogFacts {
             if (!isName(token)) {
                 continue;
             }
-            SqlLexer.Token previous = i > 0 ? tokens.get(i - 1) : null;
+            Token previous = i > 0 ? tokens.get(i - 1) : null;
             boolean call = i + 1 < tokens.size() && tokens.get(i + 1).isPunctuation('(');
             if (dialect == Dialect.MARIADB && call) {
                 String written = part.source(token);
@@ -65,7 +65,7 @@ final class CatalogFacts {
                 }
             }
             boolean afterDot = previous != null && previous.isPunctuation('.');
-            boolean unicodeEscaped = token.kind() == SqlLexer.Kind.QUOTED_IDENTIFIER
+            boolean unicodeEscaped = token.kind() == Token.Kind.QUOTED_IDENTIFIER
                     && part.source(token).regionMatches(true, 0, "U&", 0, 2);
             if (unicodeEscaped && (call || afterDot || i + 1 < tokens.size() && tokens.get(i + 1).is("UESCAPE"))) {
                 names.add(UNREADABLE);
@@ -74,7 +74,7 @@ final class CatalogFacts {
             if (!call && !(afterDot && dialect == Dialect.POSTGRESQL)) {
                 continue;
             }
-            if (token.kind() == SqlLexer.Kind.WORD) {
+            if (token.kind() == Token.Kind.WORD) {
                 if (Character.isDigit(token.upper().charAt(0))
                         || !afterDot && (NOT_CALLS.contains(token.upper()) || previous != null && previous.is("INTO"))) {
                     continue;
@@ -90,8 +90,8 @@ final class CatalogFacts {
      * written there ({@code public}, {@code "Audit"}); empty unless every target is named at least once, so a
      * target written some other way is never taken for an exempt table.
      */
-    static List<List<String>> targetReferences(SqlLexer.Part part, List<String> targets) {
-        List<SqlLexer.Token> tokens = part.tokens();
+    static List<List<String>> targetReferences(Part part, List<String> targets) {
+        List<Token> tokens = part.tokens();
         List<List<String>> references = new ArrayList<>();
         Set<String> named = new HashSet<>();
         for (int i = 0; i < tokens.size(); i++) {
@@ -120,8 +120,8 @@ final class CatalogFacts {
      * client ({@code FROM PROGRAM} runs a command on the server, so it is not). DDL, calls,
      * {@code SELECT ... INTO} and everything else are not.
      */
-    static boolean changesDataOnly(SqlLexer.Part part) {
-        List<SqlLexer.Token> tokens = part.tokens();
+    static boolean changesDataOnly(Part part) {
+        List<Token> tokens = part.tokens();
         String first = KeywordClassifier.word(tokens, 0);
         if (first.equals("COPY")) {
             // COPY ... FROM PROGRAM runs a command on the server: more than a change of the table's rows.
@@ -135,8 +135,8 @@ final class CatalogFacts {
             return false;
         }
         String verb = null;
-        for (SqlLexer.Token token : tokens) {
-            if (token.depth() != 0 || token.kind() != SqlLexer.Kind.WORD) {
+        for (Token token : tokens) {
+            if (token.depth() != 0 || token.kind() != Token.Kind.WORD) {
                 continue;
             }
             if (verb == null && (DATA_VERBS.contains(token.upper()) || token.is("SELECT"))) {
@@ -148,8 +148,8 @@ final class CatalogFacts {
         return verb != null;
     }
 
-    private static boolean isName(SqlLexer.Token token) {
-        return token.kind() == SqlLexer.Kind.WORD || token.kind() == SqlLexer.Kind.QUOTED_IDENTIFIER;
+    private static boolean isName(Token token) {
+        return token.kind() == Token.Kind.WORD || token.kind() == Token.Kind.QUOTED_IDENTIFIER;
     }
 
     /** A name's text without its quotes, a doubled quote inside read as one. */

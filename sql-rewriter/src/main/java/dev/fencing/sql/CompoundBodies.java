@@ -23,11 +23,11 @@ final class CompoundBodies {
     }
 
     /** Whether the text's first statement creates or alters a stored program whose body begins with {@code BEGIN}. */
-    static boolean startsOne(List<SqlLexer.Part> parts) {
+    static boolean startsOne(List<Part> parts) {
         if (parts.isEmpty()) {
             return false;
         }
-        List<SqlLexer.Token> tokens = parts.get(0).tokens();
+        List<Token> tokens = parts.get(0).tokens();
         String verb = KeywordClassifier.word(tokens, 0);
         if (!verb.equals("CREATE") && !verb.equals("ALTER")) {
             return false;

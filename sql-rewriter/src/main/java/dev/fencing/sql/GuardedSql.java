@@ -33,7 +33,7 @@ public final class GuardedSql {
         }
         // Whatever follows the guard's ; must start a statement of its own: the guard leaves nothing open.
         String probe = "SELECT 1";
-        List<SqlLexer.Part> parts = SqlLexer.split(sql + ";" + probe, Dialect.POSTGRESQL);
+        List<Part> parts = SqlLexer.split(sql + ";" + probe, Dialect.POSTGRESQL);
         if (parts.size() != 2 || parts.get(0).markers() != markers.size() || !SqlLexer.isClear(sql, Dialect.POSTGRESQL)
                 || !parts.get(0).text().equals(sql) || !parts.get(1).text().equals(probe)) {
             throw new IllegalArgumentException("guard " + sql + " must be one statement that leaves no string, quoted"

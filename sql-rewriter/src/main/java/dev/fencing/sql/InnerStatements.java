@@ -1,8 +1,6 @@
 package dev.fencing.sql;
 
-import dev.fencing.sql.SqlLexer.Kind;
-import dev.fencing.sql.SqlLexer.Part;
-import dev.fencing.sql.SqlLexer.Token;
+import dev.fencing.sql.Token.Kind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

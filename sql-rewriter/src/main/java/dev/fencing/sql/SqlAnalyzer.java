@@ -79,9 +79,9 @@ public final class SqlAnalyzer {
             return false;
         }
         int markers = 0;
-        for (SqlLexer.Part part : SqlLexer.split(sql, dialect)) {
-            for (SqlLexer.Token token : part.tokens()) {
-                if (token.kind() == SqlLexer.Kind.MARKER) {
+        for (Part part : SqlLexer.split(sql, dialect)) {
+            for (Token token : part.tokens()) {
+                if (token.kind() == Token.Kind.MARKER) {
                     markers++;
                 }
             }
@@ -118,7 +118,7 @@ public final class SqlAnalyzer {
     }
 
     private Analysis analyzeText(String sql) {
-        List<SqlLexer.Part> parts = SqlLexer.split(sql, dialect);
+        List<Part> parts = SqlLexer.split(sql, dialect);
         if (!SqlLexer.isClear(sql, dialect)) {
             return Analyses.unguardable("where its strings or statements end depends on a session setting or the"
                     + " server's version (backslashes in '...' strings, standard_conforming_strings; a letter right"
@@ -140,7 +140,7 @@ public final class SqlAnalyzer {
         }
         List<Analysis> analyses = new ArrayList<>(parts.size());
         Set<String> functions = new LinkedHashSet<>();
-        for (SqlLexer.Part part : parts) {
+        for (Part part : parts) {
             analyses.add(analyzePart(part));
             functions.addAll(CatalogFacts.calledFunctions(part, dialect));
         }
@@ -155,7 +155,7 @@ public final class SqlAnalyzer {
     }
 
     /** The names in one statement the driver asks the catalog about (SPEC C9). */
-    private Analysis withCatalogFacts(Analysis analysis, SqlLexer.Part part) {
+    private Analysis withCatalogFacts(Analysis analysis, Part part) {
         boolean dataOnly = analysis.kind() == StatementKind.MUTATION && CatalogFacts.changesDataOnly(part);
         return Analyses.withCatalogFacts(analysis, CatalogFacts.calledFunctions(part, dialect),
                 dataOnly ? CatalogFacts.targetReferences(part, analysis.targetTables()) : List.of(), dataOnly);
@@ -167,7 +167,7 @@ public final class SqlAnalyzer {
      * as a write to it: a view, an inheritance child, a function or a trigger may otherwise reach those tables
      * under another name (C5, C9).
      */
-    private Analysis analyzePart(SqlLexer.Part part) {
+    private Analysis analyzePart(Part part) {
         Analysis analysis = classifyPart(part);
         if (analysis.kind() == StatementKind.MUTATION
                 && (analysis.targetTables().isEmpty() || !CatalogFacts.changesDataOnly(part))) {
@@ -244,23 +244,23 @@ public final class SqlAnalyzer {
             "SEARCH_PATH", "STATEMENT_TIMEOUT", "CLIENT_ENCODING", "DATESTYLE", "CLIENT_MIN_MESSAGES",
             "APPLICATION_NAME", "EXTRA_FLOAT_DIGITS");
 
-    private static boolean h2SessionSetting(SqlLexer.Part part) {
-        List<SqlLexer.Token> tokens = part.tokens();
+    private static boolean h2SessionSetting(Part part) {
+        List<Token> tokens = part.tokens();
         return tokens.size() > 1 && (tokens.get(1).isPunctuation('@')
                 || H2_SESSION_SETTINGS.contains(KeywordClassifier.word(tokens, 1)));
     }
 
     /** A {@code U&"..."} identifier, lexed as one token (PostgreSQL) or as {@code U}, {@code &}, {@code "..."} (H2). */
-    private static boolean hasUnicodeEscapedIdentifier(SqlLexer.Part part) {
-        List<SqlLexer.Token> tokens = part.tokens();
+    private static boolean hasUnicodeEscapedIdentifier(Part part) {
+        List<Token> tokens = part.tokens();
         for (int i = 0; i < tokens.size(); i++) {
-            SqlLexer.Token token = tokens.get(i);
-            if (token.kind() == SqlLexer.Kind.QUOTED_IDENTIFIER && part.source(token).regionMatches(true, 0, "U&", 0, 2)) {
+            Token token = tokens.get(i);
+            if (token.kind() == Token.Kind.QUOTED_IDENTIFIER && part.source(token).regionMatches(true, 0, "U&", 0, 2)) {
                 return true;
             }
             if (token.is("U") && i + 2 < tokens.size() && tokens.get(i + 1).isPunctuation('&')
                     && tokens.get(i + 1).start() == token.end()
-                    && tokens.get(i + 2).kind() == SqlLexer.Kind.QUOTED_IDENTIFIER
+                    && tokens.get(i + 2).kind() == Token.Kind.QUOTED_IDENTIFIER
                     && tokens.get(i + 2).start() == tokens.get(i + 1).end()) {
                 return true;
             }
@@ -268,7 +268,7 @@ public final class SqlAnalyzer {
         return false;
     }
 
-    private Analysis classifyPart(SqlLexer.Part part) {
+    private Analysis classifyPart(Part part) {
         InnerStatements.Inner inner = InnerStatements.find(part);
         if (inner != null) {
             return carried(inner);
@@ -301,7 +301,7 @@ public final class SqlAnalyzer {
      * locking read. On MariaDB and MySQL it is refused: there nothing stops a procedure, a prepared statement or a
      * {@code DO} from committing on its own, which would drop the lock taken before it.
      */
-    private Analysis unreadable(SqlLexer.Part part) {
+    private Analysis unreadable(Part part) {
         return dialect == Dialect.MARIADB
                 ? Analyses.unguardable("MariaDB/MySQL SQL the driver cannot read (it might commit on its own and drop"
                 + " the guard's lock): " + Analyses.excerpt(part.text()), 1)
@@ -312,8 +312,8 @@ public final class SqlAnalyzer {
      * {@code CREATE [LOCAL | GLOBAL] TEMP[ORARY] TABLE [IF NOT EXISTS] name}: the name's own part, lower-cased
      * (PostgreSQL only, where a temporary table belongs to the session); otherwise null.
      */
-    private String temporaryTableCreated(SqlLexer.Part part) {
-        List<SqlLexer.Token> tokens = part.tokens();
+    private String temporaryTableCreated(Part part) {
+        List<Token> tokens = part.tokens();
         if (dialect != Dialect.POSTGRESQL || !KeywordClassifier.word(tokens, 0).equals("CREATE")) {
             return null;
         }
@@ -353,7 +353,7 @@ public final class SqlAnalyzer {
         boolean mutation = false;
         boolean opaque = false;
         for (String text : inner.statements()) {
-            List<SqlLexer.Part> parts = SqlLexer.split(text, dialect);
+            List<Part> parts = SqlLexer.split(text, dialect);
             if (parts.size() != 1) {
                 return Analyses.unguardable("cannot tell what " + inner.carrier() + " runs: " + Analyses.excerpt(text),
                         1);

@@ -1,5 +1,7 @@
 package dev.fencing.sql;
 
+import dev.fencing.sql.Token.Kind;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -10,41 +12,6 @@ import java.util.regex.Pattern;
  * {@code ;} and yields the tokens of each statement, so most texts are classified without a parser.
  */
 final class SqlLexer {
-    /** Kinds of token; comments and whitespace yield none. */
-    enum Kind { WORD, STRING, QUOTED_IDENTIFIER, MARKER, PUNCTUATION }
-
-    /** One token: its kind, where it is in its statement, how deeply parenthesised, and a word upper-cased. */
-    record Token(Kind kind, int start, int end, int depth, String upper) {
-        boolean is(String word) {
-            return kind == Kind.WORD && upper.equals(word);
-        }
-
-        boolean isPunctuation(char c) {
-            return kind == Kind.PUNCTUATION && end - start == 1 && upper.charAt(0) == c;
-        }
-    }
-
-    /** One statement of a text: its own text, its tokens, how many {@code ?} markers and how deep its parentheses go. */
-    record Part(String text, List<Token> tokens, int markers, int maxDepth) {
-        /**
-         * The text with everything between tokens (white space and comments) turned into spaces, offsets kept: what
-         * the parser may read, so that its own comment rules (JSqlParser ends {@code #} comments at {@code \r},
-         * MariaDB does not) never decide what a statement is.
-         */
-        String tokensOnly() {
-            char[] out = new char[text.length()];
-            java.util.Arrays.fill(out, ' ');
-            for (Token token : tokens) {
-                text.getChars(token.start(), token.end(), out, token.start());
-            }
-            return new String(out);
-        }
-
-        String source(Token token) {
-            return text.substring(token.start(), token.end());
-        }
-    }
-
     /** A complete {@code '...'} string inside H2's {@code [...]} that holds no bracket (see noteH2ModeSyntax). */
     private static final Pattern BRACKETED_STRING = Pattern.compile("'(?:[^'\\[\\]]|'')*'");
 

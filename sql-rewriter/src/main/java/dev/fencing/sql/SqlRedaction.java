@@ -22,7 +22,7 @@ public final class SqlRedaction {
             return "";
         }
         Set<String> statements = new LinkedHashSet<>();
-        for (SqlLexer.Part part : SqlLexer.split(sql, dialect)) {
+        for (Part part : SqlLexer.split(sql, dialect)) {
             StringBuilder one = new StringBuilder(part.text().length());
             redactPart(part, one);
             statements.add(one.toString().replaceAll("\\s+", " ").trim());
@@ -30,17 +30,17 @@ public final class SqlRedaction {
         return String.join("; ", statements);
     }
 
-    private static void redactPart(SqlLexer.Part part, StringBuilder out) {
+    private static void redactPart(Part part, StringBuilder out) {
         String text = part.text();
-        List<SqlLexer.Token> tokens = part.tokens();
+        List<Token> tokens = part.tokens();
         int copied = 0;
         for (int i = 0; i < tokens.size(); i++) {
-            SqlLexer.Token token = tokens.get(i);
+            Token token = tokens.get(i);
             if (!isLiteral(token, text)) {
                 continue;
             }
             int end = token.end();
-            if (token.kind() == SqlLexer.Kind.WORD && i + 2 < tokens.size() && tokens.get(i + 1).isPunctuation('.')
+            if (token.kind() == Token.Kind.WORD && i + 2 < tokens.size() && tokens.get(i + 1).isPunctuation('.')
                     && tokens.get(i + 1).start() == end && tokens.get(i + 2).start() == end + 1
                     && isNumber(tokens.get(i + 2), text)) {
                 end = tokens.get(i + 2).end();
@@ -52,14 +52,14 @@ public final class SqlRedaction {
         out.append(text, copied, text.length());
     }
 
-    private static boolean isLiteral(SqlLexer.Token token, String text) {
-        if (token.kind() == SqlLexer.Kind.STRING) {
+    private static boolean isLiteral(Token token, String text) {
+        if (token.kind() == Token.Kind.STRING) {
             return text.charAt(token.start()) != '$';
         }
         return isNumber(token, text);
     }
 
-    private static boolean isNumber(SqlLexer.Token token, String text) {
-        return token.kind() == SqlLexer.Kind.WORD && Character.isDigit(text.charAt(token.start()));
+    private static boolean isNumber(Token token, String text) {
+        return token.kind() == Token.Kind.WORD && Character.isDigit(text.charAt(token.start()));
     }
 }

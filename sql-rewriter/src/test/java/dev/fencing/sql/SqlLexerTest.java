@@ -8,13 +8,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SqlLexerTest {
-    private static List<SqlLexer.Part> split(String sql, Dialect dialect) {
+    private static List<Part> split(String sql, Dialect dialect) {
         return SqlLexer.split(sql, dialect);
     }
 
     @Test
     void semicolonsInsideQuotesAndCommentsDoNotSplit_C5() {
-        List<SqlLexer.Part> parts = split("SELECT 'a;b', \"c;d\" -- x;y\n /* p;q */ FROM t; DELETE FROM u;", Dialect.H2);
+        List<Part> parts = split("SELECT 'a;b', \"c;d\" -- x;y\n /* p;q */ FROM t; DELETE FROM u;", Dialect.H2);
         assertEquals(2, parts.size());
         assertEquals(" DELETE FROM u", parts.get(1).text());
     }
@@ -54,7 +54,7 @@ class SqlLexerTest {
 
     @Test
     void h2LineCommentsWithSlashesAndNestedBlockComments_C5() {
-        List<SqlLexer.Part> parts = split("SELECT 1 // it's\n; UPDATE t SET a = 1", Dialect.H2);
+        List<Part> parts = split("SELECT 1 // it's\n; UPDATE t SET a = 1", Dialect.H2);
         assertEquals(2, parts.size(), "// starts a comment on H2, so the quote inside it opens no string");
         assertEquals(1, split("SELECT 1 /* a /* b */ ; */", Dialect.H2).size());
     }
@@ -82,7 +82,7 @@ class SqlLexerTest {
         for (String name : List.of("\u00e9", "a\u00a0", "\u00d7", "\ud83d\ude00", "a\u2028", "\u3000", "a\ufeff")) {
             assertEquals(3, count("SELECT 1 AS " + name + "$x$" + hidden + "$x$", Dialect.POSTGRESQL), name);
         }
-        List<SqlLexer.Token> tokens = split("SELECT\u00a01", Dialect.POSTGRESQL).get(0).tokens();
+        List<Token> tokens = split("SELECT\u00a01", Dialect.POSTGRESQL).get(0).tokens();
         assertEquals(1, tokens.size(), "U+00A0 is no white space on PostgreSQL");
     }
 
@@ -93,7 +93,7 @@ class SqlLexerTest {
     }
 
     private static List<String> words(String sql) {
-        return split(sql, Dialect.POSTGRESQL).get(0).tokens().stream().map(SqlLexer.Token::upper).toList();
+        return split(sql, Dialect.POSTGRESQL).get(0).tokens().stream().map(Token::upper).toList();
     }
 
     @Test
@@ -160,7 +160,7 @@ class SqlLexerTest {
         }
         assertEquals(1, count("SELECT 1 AS \u00d7$$" + hidden + "$$", Dialect.H2), "U+00D7 is no identifier part");
         assertEquals(List.of("SELECT", "1"), split("SELECT\u00a01", Dialect.H2).get(0).tokens().stream()
-                .map(SqlLexer.Token::upper).toList(), "H2 separates words with Unicode space separators");
+                .map(Token::upper).toList(), "H2 separates words with Unicode space separators");
         assertEquals(1, split("SELECT\u00011", Dialect.H2).get(0).tokens().size(),
                 "an identifier-ignorable control character goes on the identifier");
     }
