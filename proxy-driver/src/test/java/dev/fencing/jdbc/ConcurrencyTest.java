@@ -61,10 +61,7 @@ abstract class ConcurrencyTest {
     }
 
     Connection fenced(long token) throws SQLException {
-        Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.schema=create",
-                "fencing.resource=" + resource));
-        c.unwrap(FencedConnection.class).setFencingToken(token);
-        return c;
+        return TestDatabase.fencedAt(token, raw, "fencing.schema=create", "fencing.resource=" + resource);
     }
 
     int write(Connection c, int id, int v) throws SQLException {

@@ -56,10 +56,8 @@ class PostgresSessionFenceTest {
     }
 
     private Connection fenced(long token) throws SQLException {
-        Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.schema=create",
-                "fencing.guard=session", "fencing.table=" + epoch, "fencing.resource=" + resource));
-        c.unwrap(FencedConnection.class).setFencingToken(token);
-        return c;
+        return TestDatabase.fencedAt(token, raw, "fencing.schema=create", "fencing.guard=session",
+                "fencing.table=" + epoch, "fencing.resource=" + resource);
     }
 
     private int write(Connection c, int id, int v) throws SQLException {

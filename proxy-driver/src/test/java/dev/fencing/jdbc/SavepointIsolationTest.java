@@ -51,10 +51,7 @@ abstract class SavepointIsolationTest {
     }
 
     Connection fenced(long token) throws SQLException {
-        Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.schema=create",
-                "fencing.resource=" + resource));
-        c.unwrap(FencedConnection.class).setFencingToken(token);
-        return c;
+        return TestDatabase.fencedAt(token, raw, "fencing.schema=create", "fencing.resource=" + resource);
     }
 
     int update(Connection c, int id, int balance) throws SQLException {

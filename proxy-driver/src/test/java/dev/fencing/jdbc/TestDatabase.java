@@ -104,6 +104,14 @@ public enum TestDatabase {
         return url.toString();
     }
 
+    /** A connection through the fencing driver with {@code settings}, holding {@code token} as its connection token. */
+    public static java.sql.Connection fencedAt(long token, String rawUrl, String... settings)
+            throws java.sql.SQLException {
+        java.sql.Connection c = java.sql.DriverManager.getConnection(fenced(rawUrl, settings));
+        c.unwrap(FencedConnection.class).setFencingToken(token);
+        return c;
+    }
+
     public static String pgUrl() {
         return System.getProperty("fencing.test.pg.url", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
     }
