@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.Map;
 import java.util.Properties;
+import dev.fencing.sql.ReadOnlySql;
 import java.util.logging.Logger;
 
 /**
@@ -36,7 +37,10 @@ public final class FencingDriver implements Driver {
         }
         Settings settings = Settings.parse(url, info);
         Driver target = Unfenced.targetDriver(settings.targetUrl());
-        Connection raw = target.connect(settings.targetUrl(), settings.targetProperties());
+        Settings.Target to = settings.mode() == FencingMode.ENFORCE && settings.targetUrl().startsWith("jdbc:postgresql:")
+                ? settings.withPostgresOption(ReadOnlySql.POSTGRES_STARTUP_OPTION)
+                : new Settings.Target(settings.targetUrl(), settings.targetProperties());
+        Connection raw = target.connect(to.url(), to.properties());
         if (raw == null) {
             throw new SQLException("fencing: the driver for " + settings.targetUrl() + " refused the URL",
                     SqlStates.CANNOT_CONNECT);

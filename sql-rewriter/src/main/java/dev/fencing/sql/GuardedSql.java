@@ -15,6 +15,8 @@ public final class GuardedSql {
     private final String sql;
     private final List<Marker> markers;
     private final int[] offsets;
+    /** How many statements the guard's text holds, each yielding one result ahead of the caller's. */
+    private final int statements;
 
     /**
      * @param sql     the guard's text; its only {@code ?} characters are its markers
@@ -23,6 +25,10 @@ public final class GuardedSql {
      *                                  not exactly one complete statement (the PostgreSQL scanner's reading)
      */
     public GuardedSql(String sql, List<Marker> markers) {
+        this(sql, markers, 1);
+    }
+
+    private GuardedSql(String sql, List<Marker> markers, int statements) {
         List<Integer> found = new ArrayList<>();
         for (int i = sql.indexOf('?'); i >= 0; i = sql.indexOf('?', i + 1)) {
             found.add(i);
@@ -34,14 +40,32 @@ public final class GuardedSql {
         // Whatever follows the guard's ; must start a statement of its own: the guard leaves nothing open.
         String probe = "SELECT 1";
         List<Part> parts = SqlLexer.split(sql + ";" + probe, Dialect.POSTGRESQL);
-        if (parts.size() != 2 || parts.get(0).markers() != markers.size() || !SqlLexer.isClear(sql, Dialect.POSTGRESQL)
-                || !parts.get(0).text().equals(sql) || !parts.get(1).text().equals(probe)) {
-            throw new IllegalArgumentException("guard " + sql + " must be one statement that leaves no string, quoted"
-                    + " name or comment open, with only its own markers");
+        int markersFound = 0;
+        for (int i = 0; i < parts.size() - 1; i++) {
+            markersFound += parts.get(i).markers();
         }
+        if (parts.size() != statements + 1 || markersFound != markers.size() || !SqlLexer.isClear(sql, Dialect.POSTGRESQL)
+                || statements == 1 && !parts.get(0).text().equals(sql) || !parts.get(statements).text().equals(probe)) {
+            throw new IllegalArgumentException("guard " + sql + " must be " + statements + " statement(s) that leave no"
+                    + " string, quoted name or comment open, with only its own markers");
+        }
+        this.statements = statements;
         this.sql = sql;
         this.markers = List.copyOf(markers);
         this.offsets = found.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * This guard with {@code lead}, a statement without markers, sent ahead of it in the same text: PostgreSQL's
+     * {@code SET TRANSACTION READ WRITE}, which only the guard's own text may send before the guard (SPEC C10).
+     */
+    public GuardedSql after(String lead) {
+        return new GuardedSql(lead + ";" + sql, markers, statements + 1);
+    }
+
+    /** How many results the guard's text yields ahead of the caller's: one per statement. */
+    public int statements() {
+        return statements;
     }
 
     /** The guard's text, with {@code ?} at its markers. */

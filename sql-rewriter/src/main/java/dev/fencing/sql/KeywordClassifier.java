@@ -239,9 +239,9 @@ final class KeywordClassifier {
             case "BEGIN":
                 boolean block = second.equals("NOT") && !word(tokens, 2).equals("DEFERRABLE");
                 return !block && (second.isEmpty() || second.equals("NOT") || BEGIN_FOLLOWERS.contains(second))
-                        ? TransactionControl.BEGIN : null;
+                        ? begin(tokens) : null;
             case "START":
-                return second.equals("TRANSACTION") ? TransactionControl.BEGIN : null;
+                return second.equals("TRANSACTION") ? begin(tokens) : null;
             case "COMMIT":
             case "END":
                 return TransactionControl.COMMIT;
@@ -258,11 +258,22 @@ final class KeywordClassifier {
                 // SET GLOBAL TRANSACTION changes every later session's default: a write (changesMoreThanTheSession)
                 boolean scoped = second.equals("SESSION") || second.equals("LOCAL");
                 String subject = scoped ? word(tokens, 2) : second;
-                return subject.equals("TRANSACTION") || second.equals("SESSION") && subject.equals("CHARACTERISTICS")
-                        ? TransactionControl.SET_TRANSACTION : null;
+                if (!subject.equals("TRANSACTION") && !(second.equals("SESSION") && subject.equals("CHARACTERISTICS"))) {
+                    return null;
+                }
+                return !scoped && ReadOnlyLifts.readWrite(tokens) ? TransactionControl.SET_TRANSACTION_READ_WRITE
+                        : TransactionControl.SET_TRANSACTION;
             default:
                 return null;
         }
+    }
+
+    /** {@code BEGIN} or {@code START TRANSACTION}, by the access mode it asks for. */
+    private static TransactionControl begin(List<Token> tokens) {
+        if (ReadOnlyLifts.readWrite(tokens)) {
+            return TransactionControl.BEGIN_READ_WRITE;
+        }
+        return ReadOnlyLifts.readOnly(tokens) ? TransactionControl.BEGIN_READ_ONLY : TransactionControl.BEGIN;
     }
 
     /**

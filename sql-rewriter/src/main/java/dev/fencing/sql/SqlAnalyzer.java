@@ -168,6 +168,10 @@ public final class SqlAnalyzer {
      * under another name (C5, C9).
      */
     private Analysis analyzePart(Part part) {
+        String lift = ReadOnlyLifts.reason(part);
+        if (lift != null) {
+            return Analyses.unguardable(lift + ": " + Analyses.excerpt(part.text()), 1);
+        }
         Analysis analysis = classifyPart(part);
         if (analysis.kind() == StatementKind.MUTATION
                 && (analysis.targetTables().isEmpty() || !CatalogFacts.changesDataOnly(part))) {

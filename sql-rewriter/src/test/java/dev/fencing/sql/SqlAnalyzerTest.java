@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 class SqlAnalyzerTest {
     private final SqlAnalyzer pg = new SqlAnalyzer(Dialect.POSTGRESQL, EpochTable.of("fencing_epoch"), 100);
     private final SqlAnalyzer h2 = new SqlAnalyzer(Dialect.H2, EpochTable.of("fencing_epoch"), 100);
+    private final SqlAnalyzer maria = new SqlAnalyzer(Dialect.MARIADB, EpochTable.of("fencing_epoch"), 100);
 
     private void assertKind(StatementKind kind, String sql) {
         assertEquals(kind, pg.analyze(sql).kind(), () -> "PostgreSQL: " + sql + " -> " + pg.analyze(sql));
@@ -153,7 +154,9 @@ class SqlAnalyzerTest {
     void transactionControlIsRecognisedWithoutParsing_C5() {
         assertControl(TransactionControl.BEGIN, "BEGIN");
         assertControl(TransactionControl.BEGIN, "begin work");
-        assertControl(TransactionControl.BEGIN, "START TRANSACTION READ ONLY");
+        assertControl(TransactionControl.BEGIN_READ_ONLY, "START TRANSACTION READ ONLY");
+        assertControl(TransactionControl.BEGIN_READ_WRITE, "BEGIN ISOLATION LEVEL SERIALIZABLE, READ WRITE");
+        assertControl(TransactionControl.BEGIN_READ_WRITE, "start /* x */ transaction read\nwrite");
         assertControl(TransactionControl.COMMIT, "COMMIT");
         assertControl(TransactionControl.COMMIT, "END TRANSACTION");
         assertControl(TransactionControl.ROLLBACK, "ROLLBACK WORK");
@@ -166,6 +169,28 @@ class SqlAnalyzerTest {
         assertControl(TransactionControl.SET_TRANSACTION, "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE");
         assertControl(TransactionControl.SET_TRANSACTION,
                 "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+        assertControl(TransactionControl.SET_TRANSACTION_READ_WRITE, "SET TRANSACTION READ -- c\n WRITE");
+    }
+
+    @Test
+    void statementsThatLiftTheServersReadOnlyModeForTheSessionCannotBeGuarded_C10() {
+        for (String sql : new String[] {"SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE",
+                "set session characteristics as transaction isolation level read committed, read/**/write",
+                "SET default_transaction_read_only = off", "SET SESSION \"default_transaction_read_only\" TO 0",
+                "RESET default_transaction_read_only", "SET transaction_read_only = off",
+                "SET LOCAL transaction_read_only TO DEFAULT", "COMMIT AND CHAIN", "rollback work and chain",
+                "END AND CHAIN", "SELECT 1; SET default_transaction_read_only = off"}) {
+            assertEquals(StatementKind.UNGUARDABLE, pg.analyze(sql).kind(), sql);
+        }
+        for (String sql : new String[] {"SET SESSION TRANSACTION READ WRITE", "SET @@session.tx_read_only = 0",
+                "SET @@tx_read_only=0", "SET SESSION `tx_read_only` = 0", "SET completion_type = CHAIN",
+                "SET STATEMENT tx_read_only = 0 FOR UPDATE t SET a = 1", "COMMIT WORK AND CHAIN",
+                "SET NAMES utf8mb4, SESSION transaction_read_only = 0"}) {
+            assertEquals(StatementKind.UNGUARDABLE, maria.analyze(sql).kind(), sql);
+        }
+        assertEquals(TransactionControl.COMMIT, pg.analyze("COMMIT AND NO CHAIN").transactionControl());
+        assertEquals(TransactionControl.SET_TRANSACTION,
+                maria.analyze("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED").transactionControl());
     }
 
     private void assertControl(TransactionControl control, String sql) {

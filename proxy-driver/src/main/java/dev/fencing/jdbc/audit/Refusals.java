@@ -64,6 +64,32 @@ public final class Refusals {
                 + " The database aborted this transaction: roll it back and run it again");
     }
 
+    /**
+     * A mutation in a transaction that began without a current token: the server runs it read-only (SPEC C10), and
+     * only a transaction that starts with the token in force is admitted.
+     */
+    public static FencingRefusedException transactionNotAdmitted(String resource) {
+        return new FencingRefusedException("fencing: this transaction began without a current token for resource '"
+                + resource + "', so the server runs it read-only; nothing was changed. Roll it back and start it"
+                + " with the token in force (a scope, the connection's token, SET fencing.token) before its first"
+                + " statement", "transaction began without a current token for resource '" + resource + "'",
+                FencingSqlState.INVALID_TOKEN, resource, 0, -1);
+    }
+
+    /**
+     * The server refused a write in work no current token admitted (its read-only mode, SPEC C10): a write the
+     * driver took for a read, or one hidden in a function. The server's own error is the cause.
+     */
+    public static FencingRefusedException refusedByReadOnlyServer(String resource, java.sql.SQLException server) {
+        FencingRefusedException refusal = new FencingRefusedException("fencing: the database refused a write in work"
+                + " no current token for resource '" + resource + "' admitted (it runs read-only on the server):"
+                + " nothing was changed. The database said: " + server.getMessage(),
+                "write without an admitted token for resource '" + resource + "' refused by the server",
+                FencingSqlState.INVALID_TOKEN, resource, 0, -1);
+        refusal.initCause(server);
+        return refusal;
+    }
+
     public static FencingRefusedException notIssued(String resource, long token, long issued) {
         return new FencingRefusedException("fencing: token " + token + " for resource '" + resource
                 + "' was never issued: the issuer has handed out tokens up to " + issued + "; nothing was changed",

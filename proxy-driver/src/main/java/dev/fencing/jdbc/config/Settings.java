@@ -207,6 +207,39 @@ public final class Settings {
     }
 
     /** The underlying driver's URL, without any {@code fencing.*} parameter. */
+    /**
+     * The underlying driver's URL and properties with {@code option} added to pgjdbc's {@code options} (the
+     * PostgreSQL startup options): the caller's own options, from the URL (where pgjdbc takes them first) or the
+     * properties, are kept ahead of it, and the URL no longer carries them, so the one merged value is what pgjdbc
+     * sends.
+     */
+    public Target withPostgresOption(String option) {
+        String url = targetUrl;
+        Properties properties = new Properties();
+        properties.putAll(targetProperties);
+        String given = properties.getProperty("options");
+        int query = url.indexOf('?');
+        if (query >= 0) {
+            StringBuilder kept = new StringBuilder();
+            for (String pair : url.substring(query + 1).split("&", -1)) {
+                int eq = pair.indexOf('=');
+                String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+                if (name.equals("options")) {
+                    given = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                } else if (!pair.isEmpty()) {
+                    kept.append(kept.length() == 0 ? "" : "&").append(pair);
+                }
+            }
+            url = url.substring(0, query) + (kept.length() == 0 ? "" : "?" + kept);
+        }
+        properties.setProperty("options", given == null || given.isBlank() ? option : given + " " + option);
+        return new Target(url, properties);
+    }
+
+    /** The underlying driver's URL and properties. */
+    public record Target(String url, Properties properties) {
+    }
+
     public String targetUrl() {
         return targetUrl;
     }

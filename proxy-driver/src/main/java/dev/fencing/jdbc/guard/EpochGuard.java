@@ -6,6 +6,7 @@ import dev.fencing.jdbc.config.TokenResolver;
 import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.sql.EpochSql;
+import dev.fencing.sql.ReadOnlySql;
 import dev.fencing.sql.SessionFenceSql;
 
 import java.sql.Connection;
@@ -51,6 +52,8 @@ public final class EpochGuard {
     private final EpochSql sql;
     private final IssuerCheck issuerCheck;
     private final SessionProbe probe;
+    private final ReadOnlySql readOnly;
+    private final Admission admission;
     /** The session fence ({@code fencing.guard=session}), or {@code null} when every mutation carries its guard. */
     private final SessionFence sessions;
     /** Marks this connection saw committed, per resource; only chooses the form of the guard. */
@@ -62,12 +65,29 @@ public final class EpochGuard {
     private Statement transactionControl;
 
     /** {@code issuerCheck} is {@code null} when never-issued tokens are not checked ({@code fencing.issuer.check=off}). */
-    public EpochGuard(Connection raw, EpochSql sql, IssuerCheck issuerCheck, SessionFenceSql sessionFence) {
+    /**
+     * @param readOnly the read-only mode the server keeps for un-admitted work, or {@code null} where none is
+     *                 enforced (audit mode, H2)
+     */
+    public EpochGuard(Connection raw, EpochSql sql, IssuerCheck issuerCheck, SessionFenceSql sessionFence,
+                      ReadOnlySql readOnly) {
         this.raw = raw;
         this.sql = sql;
         this.issuerCheck = issuerCheck;
+        this.readOnly = readOnly;
         this.probe = SessionProbe.of(raw, sql.dialect());
-        this.sessions = sessionFence == null ? null : new SessionFence(raw, sessionFence, probe);
+        this.admission = new Admission(raw, sql.dialect(), readOnly, probe, this);
+        this.sessions = sessionFence == null ? null : new SessionFence(raw, sessionFence, probe, readOnly, admission);
+    }
+
+    /** What keeps this connection's un-admitted work read-only on the server. */
+    public Admission admission() {
+        return admission;
+    }
+
+    /** Whether the session fence registered this session for some resource (its session is read-write). */
+    boolean registeredAnywhere() {
+        return sessions != null && sessions.registeredAnywhere();
     }
 
     public EpochSql sql() {
@@ -188,7 +208,7 @@ public final class EpochGuard {
             throws SQLException {
         boolean bySql = probe.followsSqlTransactions();
         if (bySql) {
-            transactionControl().execute("START TRANSACTION");
+            transactionControl().execute(readOnly != null ? readOnly.startReadWrite() : "START TRANSACTION");
             if (!probe.inTransaction()) {
                 throw Refusals.cannotGuard("the server reported no transaction after START TRANSACTION, so the"
                         + " statement was not sent");
@@ -197,14 +217,21 @@ public final class EpochGuard {
             raw.setAutoCommit(false);
         }
         try {
-            lock(resource, token);
+            if (!bySql && readOnly != null) {
+                transactionControl().execute(readOnly.readWriteTransaction());
+            }
+            if (resource != null) {
+                lock(resource, token);
+            }
             T result = prefixable ? call.withGuard(resource, token) : call.untouched();
             if (bySql) {
                 transactionControl().execute("COMMIT AND NO CHAIN NO RELEASE");
             } else {
                 raw.commit();
             }
-            committedMarks.put(resource, token);
+            if (resource != null) {
+                committedMarks.put(resource, token);
+            }
             return result;
         } catch (SQLException | RuntimeException | Error failure) {
             try {
@@ -223,6 +250,18 @@ public final class EpochGuard {
                 raw.setAutoCommit(true);
             }
         }
+    }
+
+    /**
+     * Runs {@code call} untouched in a read-write transaction of the driver's, without the epoch-row lock: a write
+     * that needs no token (an exempt table, the session's temporary tables) sent in auto-commit, where the session
+     * is read-only (SPEC C10). Inside a transaction it runs in that transaction, read-only unless admitted.
+     */
+    public <T> T readWrite(Call<T> call) throws SQLException {
+        if (readOnly == null || probe.inTransaction()) {
+            return call.untouched();
+        }
+        return inDriverTransaction(null, 0, false, call);
     }
 
     private Statement transactionControl() throws SQLException {

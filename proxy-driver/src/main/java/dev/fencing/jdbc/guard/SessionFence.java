@@ -5,6 +5,7 @@ import dev.fencing.jdbc.audit.SqlStates;
 import dev.fencing.jdbc.audit.Refusals;
 import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencingSqlState;
+import dev.fencing.sql.ReadOnlySql;
 import dev.fencing.sql.SessionFenceSql;
 
 import java.sql.Connection;
@@ -36,15 +37,25 @@ final class SessionFence {
     private final Connection raw;
     private final SessionFenceSql sql;
     private final SessionProbe probe;
+    /** The read-only mode of un-admitted work, or {@code null}: a registration opens the session to writes. */
+    private final ReadOnlySql readOnly;
+    private final Admission admission;
     /** The token this session is registered at, per resource, as committed on the server. */
     private final Map<String, Long> registered = new HashMap<>(4);
     /** The token a read last tried to register at, per resource: a read tries each token once. */
     private final Map<String, Long> triedForRead = new HashMap<>(4);
 
-    SessionFence(Connection raw, SessionFenceSql sql, SessionProbe probe) {
+    SessionFence(Connection raw, SessionFenceSql sql, SessionProbe probe, ReadOnlySql readOnly, Admission admission) {
         this.raw = raw;
         this.sql = sql;
         this.probe = probe;
+        this.readOnly = readOnly;
+        this.admission = admission;
+    }
+
+    /** Whether this session is registered for some resource: its transactions are then read-write by default. */
+    boolean registeredAnywhere() {
+        return !registered.isEmpty();
     }
 
     /** The token this session is registered at for {@code resource}, or {@code null}. */
@@ -68,8 +79,16 @@ final class SessionFence {
             raw.setAutoCommit(false);
         }
         try {
+            if (readOnly != null) {
+                try (java.sql.Statement readWrite = raw.createStatement()) {
+                    readWrite.execute(readOnly.readWriteTransaction());
+                }
+            }
             Outcome outcome = register(resource, token);
             if (outcome == Outcome.REGISTERED) {
+                // Registered sessions write untouched: the hand-over ends this session before any newer mark
+                // commits. Set in the registration's transaction, so it holds exactly when the registration does.
+                admission.sessionRegistered();
                 raw.commit();
                 registered.put(resource, token);
             } else {

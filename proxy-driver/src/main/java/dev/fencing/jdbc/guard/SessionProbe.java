@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
  * Asks the underlying driver about its session instead of believing (SPEC C9): whether it is inside a
@@ -113,6 +114,44 @@ public final class SessionProbe {
                 }
             default:
                 return !raw.getAutoCommit();
+        }
+    }
+
+    /**
+     * Whether the server has a transaction open (or failed) on this session now, whatever the auto-commit setting:
+     * pgjdbc's ReadyForQuery state, the MySQL protocol's flags, or the server's {@code @@in_transaction}; H2: auto-commit off.
+     */
+    boolean inServerTransaction() throws SQLException {
+        switch (kind) {
+            case PGJDBC:
+                return !"IDLE".equals(((Enum<?>) invoke()).name());
+            case STATUS_FLAGS:
+                return (((Number) invoke()).intValue() & IN_TRANSACTION) != 0;
+            case ASK_SERVER:
+                return inTransaction() && !transactionStartsWithNextStatement();
+            default:
+                return !raw.getAutoCommit();
+        }
+    }
+
+    /**
+     * Whether the next statement opens a transaction that stays open after it: auto-commit is off and no
+     * transaction is open on the server yet.
+     */
+    boolean transactionStartsWithNextStatement() throws SQLException {
+        switch (kind) {
+            case PGJDBC:
+                return !raw.getAutoCommit() && "IDLE".equals(((Enum<?>) invoke()).name());
+            case STATUS_FLAGS:
+                int flags = ((Number) invoke()).intValue();
+                return (flags & AUTOCOMMIT) == 0 && (flags & IN_TRANSACTION) == 0;
+            case ASK_SERVER:
+                try (Statement s = raw.createStatement();
+                     ResultSet rs = s.executeQuery("SELECT @@in_transaction, @@autocommit" + Dialect.MARIADB.oneRow())) {
+                    return rs.next() && rs.getInt(1) == 0 && rs.getInt(2) == 0;
+                }
+            default:
+                return false;
         }
     }
 

@@ -24,11 +24,12 @@ final class WritingFunctions {
     /**
      * PostgreSQL built-ins (in {@code pg_catalog}) that are volatile yet change no table: randomness, clocks,
      * sleeping, session settings, advisory locks, notifications (like {@code NOTIFY}), sizes, the
-     * {@code TABLESAMPLE} methods, and sequences read or advanced by {@code nextval} (a documented limit: a stale
-     * owner can still consume sequence values). {@code setval} is not among them.
+     * {@code TABLESAMPLE} methods, and sequences read by {@code currval} and {@code lastval}. {@code nextval} and
+     * {@code setval} are not among them: they change a sequence, which the server refuses in read-only work
+     * (SPEC C10), so a current owner's {@code nextval} is guarded like a write.
      */
     static final Set<String> HARMLESS_POSTGRES = Set.of("random", "setseed", "clock_timestamp", "timeofday",
-            "gen_random_uuid", "pg_sleep", "pg_sleep_for", "pg_sleep_until", "nextval", "currval", "lastval",
+            "gen_random_uuid", "pg_sleep", "pg_sleep_for", "pg_sleep_until", "currval", "lastval",
             "set_config", "pg_is_in_recovery", "pg_relation_size", "pg_total_relation_size", "pg_table_size",
             "pg_indexes_size", "pg_database_size", "pg_advisory_lock", "pg_advisory_lock_shared",
             "pg_advisory_xact_lock", "pg_advisory_xact_lock_shared", "pg_try_advisory_lock",
@@ -42,8 +43,8 @@ final class WritingFunctions {
      */
     static final Set<String> WRITING_H2 = Set.of("LINK_SCHEMA", "CSVWRITE", "FILE_WRITE", "ABORT_SESSION",
             "CANCEL_SESSION");
-    /** MariaDB built-ins that write; every stored function counts as writing too. */
-    static final Set<String> WRITING_MARIADB = Set.of("SETVAL");
+    /** MariaDB built-ins that write (a sequence); every stored function counts as writing too. */
+    static final Set<String> WRITING_MARIADB = Set.of("SETVAL", "NEXTVAL");
 
     /** How many function names a connection remembers; when full it starts over. */
     private static final int MAX_REMEMBERED = 4096;

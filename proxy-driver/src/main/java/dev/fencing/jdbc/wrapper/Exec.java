@@ -44,8 +44,11 @@ enum Exec {
      * Reads the caller's result after a prefix guard's result: the statement has just run {@code guard; sql}
      * with {@code execute}, so its first result is the guard's row.
      */
-    Object afterPrefixGuard(Statement statement) throws SQLException {
-        boolean rows = statement.getMoreResults();
+    Object afterPrefixGuard(Statement statement, int guardStatements) throws SQLException {
+        boolean rows = false;
+        for (int i = 0; i < guardStatements; i++) {
+            rows = statement.getMoreResults();
+        }
         switch (this) {
             case EXECUTE:
                 return rows;

@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.wrapper;
 
+import dev.fencing.jdbc.guard.Admission;
 import dev.fencing.jdbc.guard.Catalog;
 import dev.fencing.jdbc.guard.EpochGuard;
 import dev.fencing.jdbc.guard.EpochSchema;
@@ -20,6 +21,7 @@ import dev.fencing.sql.EpochTable;
 import dev.fencing.sql.GuardedSql;
 import dev.fencing.sql.SessionFenceSql;
 import dev.fencing.sql.LeaseSql;
+import dev.fencing.sql.ReadOnlySql;
 import dev.fencing.sql.SqlAnalyzer;
 import dev.fencing.sql.StatementKind;
 
@@ -68,7 +70,7 @@ public final class FencedConnectionImpl extends PassThroughConnection implements
                 ? new IssuerCheck(raw, leaseSql, tables.leasePresent()) : null;
         boolean sessionGuard = settings.sessionGuard();
         this.guard = new EpochGuard(raw, analyzer.epochSql(), issuerCheck,
-                sessionGuard ? new SessionFenceSql(tables.epoch()) : null);
+                sessionGuard ? new SessionFenceSql(tables.epoch()) : null, readOnly(settings, analyzer.dialect()));
         this.tokens = new TokenResolver(settings, raw);
         this.refusals = RefusalPolicy.of(settings.mode() == FencingMode.AUDIT, settings.auditFile(), analyzer.dialect(),
                 tokens::resource);
@@ -94,7 +96,11 @@ public final class FencedConnectionImpl extends PassThroughConnection implements
             }
             // The tables are resolved once, here, to qualified names: every guard, lock and advance of this
             // connection names them so, whatever search_path or schema the session moves to later.
-            EpochSchema.Tables tables = EpochSchema.prepare(raw, dialect, settings);
+            ReadOnlySql readOnly = readOnly(settings, dialect);
+            EpochSchema.Tables tables = settings.schemaMode() == Settings.SchemaMode.CREATE
+                    ? Admission.readWrite(raw, readOnly, dialect, () -> EpochSchema.prepare(raw, dialect, settings))
+                    : EpochSchema.prepare(raw, dialect, settings);
+            Admission.start(raw, readOnly, dialect);
             String key = dialect + "|" + tables.epoch().render(dialect) + "|" + tables.lease().render(dialect) + "|"
                     + settings.cacheSize();
             Dialect chosen = dialect;
@@ -108,6 +114,11 @@ public final class FencedConnectionImpl extends PassThroughConnection implements
             }
             throw e;
         }
+    }
+
+    /** The read-only mode the server keeps for un-admitted work: enforce mode, on a database that has one. */
+    private static ReadOnlySql readOnly(Settings settings, Dialect dialect) {
+        return settings.mode() == FencingMode.ENFORCE ? ReadOnlySql.of(dialect) : null;
     }
 
     /** The session fence's table beside the epoch table (see {@link SessionFenceSql}); protected in every mode. */
@@ -257,6 +268,7 @@ public final class FencedConnectionImpl extends PassThroughConnection implements
         raw.setAutoCommit(autoCommit);
         if (committing) {
             guard.committed();
+            guard.admission().ended();
         }
     }
 
@@ -264,12 +276,46 @@ public final class FencedConnectionImpl extends PassThroughConnection implements
     public void commit() throws SQLException {
         raw.commit();
         guard.committed();
+        guard.admission().ended();
     }
 
     @Override
     public void rollback() throws SQLException {
         guard.rolledBack();
+        guard.admission().ended();
         raw.rollback();
+    }
+
+    /**
+     * Kept by the fence, never sent: the server's access mode is the fence's (SPEC C10). {@code true} makes the
+     * connection's transactions stay read-only (the fence admits none); {@code false} lets it admit them again.
+     * Where the server has no read-only mode the fence keeps (H2, audit mode), the underlying driver gets it.
+     */
+    @Override
+    public void setReadOnly(boolean readOnly) throws SQLException {
+        if (!guard.admission().enforced()) {
+            raw.setReadOnly(readOnly);
+            return;
+        }
+        guard.admission().setCallerReadOnly(readOnly);
+    }
+
+    @Override
+    public boolean isReadOnly() throws SQLException {
+        return guard.admission().enforced() ? guard.admission().callerReadOnly() : raw.isReadOnly();
+    }
+
+    /** A savepoint may be the first statement of a transaction: admitted like any other first statement. */
+    @Override
+    public Savepoint setSavepoint() throws SQLException {
+        guard.admission().beforeStatement(tokens);
+        return raw.setSavepoint();
+    }
+
+    @Override
+    public Savepoint setSavepoint(String name) throws SQLException {
+        guard.admission().beforeStatement(tokens);
+        return raw.setSavepoint(name);
     }
 
     @Override

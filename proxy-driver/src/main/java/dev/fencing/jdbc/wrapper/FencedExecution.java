@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.wrapper;
 
+import dev.fencing.jdbc.guard.Admission;
 import dev.fencing.jdbc.guard.EpochGuard;
 import dev.fencing.jdbc.guard.SessionProbe;
 import dev.fencing.jdbc.audit.FenceMetrics;
@@ -12,6 +13,7 @@ import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.sql.Analysis;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.GuardedSql;
+import dev.fencing.sql.StatementKind;
 
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -81,6 +83,8 @@ final class FencedExecution {
     /** The mutations queued in one statement's batch: whether any needs the guard, and what a refusal names. */
     static final class Batch {
         private boolean needsGuard;
+        private boolean writesWithoutToken;
+        private boolean notOnlyWrites;
         private int size;
         private boolean mayEndTransaction;
         /** The batch's mutation texts, distinct, for the audit report. */
@@ -90,13 +94,27 @@ final class FencedExecution {
             if (route == StatementRouter.Route.GUARD) {
                 needsGuard = true;
                 texts.add(sql);
+            } else if (analysis.kind() == StatementKind.MUTATION) {
+                writesWithoutToken = true;
+            } else {
+                notOnlyWrites = true;
             }
             size++;
             mayEndTransaction |= analysis.mayEndTransaction();
         }
 
+        /**
+         * Whether the batch's statements are all writes that need no token (exempt or temporary tables): only then
+         * does it run read-write without the guard, so nothing the driver took for a read runs read-write.
+         */
+        boolean writesOnlyWithoutToken() {
+            return writesWithoutToken && !notOnlyWrites;
+        }
+
         void clear() {
             needsGuard = false;
+            writesWithoutToken = false;
+            notOnlyWrites = false;
             size = 0;
             mayEndTransaction = false;
             texts.clear();
@@ -109,6 +127,7 @@ final class FencedExecution {
     private final TokenResolver tokens;
     private final RefusalPolicy refusals;
     private final GuardedSql prefixGuard;
+    private final Admission admission;
     /** Whether a text with the guard ahead runs as one transaction (PostgreSQL, not pgjdbc's simple query mode). */
     private final boolean textIsOneTransaction;
     /** {@code fencing.guard=session}. */
@@ -121,7 +140,11 @@ final class FencedExecution {
         this.guard = guard;
         this.tokens = tokens;
         this.refusals = refusals;
-        this.prefixGuard = guard.sql().prefixGuard();
+        this.admission = guard.admission();
+        GuardedSql prefix = guard.sql().prefixGuard();
+        String lead = admission.readWriteLead();
+        // The guard's own text opens its transaction read-write: nothing else of the caller's runs read-write.
+        this.prefixGuard = prefix == null || lead == null ? prefix : prefix.after(lead);
         this.textIsOneTransaction = prefixGuard != null && !SessionProbe.sendsStatementsOneByOne(connection.raw());
         this.sessionGuard = sessionGuard;
     }
@@ -134,26 +157,80 @@ final class FencedExecution {
         switch (route) {
             case PASS:
                 beforeRead();
-                return send.untouched();
+                admission.beforeStatement(tokens);
+                try {
+                    return analysis.kind() == StatementKind.MUTATION ? guard.readWrite(untouched(send::untouched))
+                            : send.untouched();
+                } catch (SQLException failure) {
+                    throw admission.explain(failure, tokens);
+                }
             case TRANSACTION_CONTROL:
-                return send.untouched();
+                admission.beforeTransactionControl(analysis.transactionControl(), analysis.statementCount(), tokens);
+                Object result = send.untouched();
+                admission.afterTransactionControl(analysis.transactionControl(), tokens);
+                return result;
             case SETTING:
                 applySetting(analysis);
                 return exec.local();
             default:
-                boolean prefixable = send.canCarryGuard();
-                return fence(sql, prefixable, send.repeatable(), new EpochGuard.Call<>() {
-                    @Override
-                    public Object withGuard(String resource, long token) throws SQLException {
-                        return send.withGuardAhead(new GuardAhead(prefixGuard, resource, token));
-                    }
-
-                    @Override
-                    public Object untouched() throws SQLException {
-                        return send.untouched();
-                    }
-                });
+                Object written;
+                try {
+                    written = guarded(sql, send.canCarryGuard(), send);
+                } catch (SQLException | RuntimeException failure) {
+                    afterCall(analysis, failure);
+                    throw failure;
+                }
+                afterCall(analysis, null);
+                return written;
         }
+    }
+
+    /** {@code action} as a call the guard runs untouched, after its lock or in a read-write transaction. */
+    private static <T> EpochGuard.Call<T> untouched(Action<T> action) {
+        return new EpochGuard.Call<>() {
+            @Override
+            public T withGuard(String resource, long token) {
+                throw new IllegalStateException("an action cannot carry a guard statement");
+            }
+
+            @Override
+            public T untouched() throws SQLException {
+                return action.run();
+            }
+        };
+    }
+
+    /**
+     * After a guarded text that called functions (MariaDB/MySQL: a stored function may lift the session's read-only
+     * default unseen): the default is set again; a failure to do so is added to {@code failure}, or thrown.
+     */
+    private void afterCall(Analysis analysis, Exception failure) throws SQLException {
+        if (analysis.calledFunctions().isEmpty() && !analysis.isOpaque()) {
+            return;
+        }
+        try {
+            admission.afterFunctionCall();
+        } catch (SQLException restoreFailure) {
+            if (failure == null) {
+                throw restoreFailure;
+            }
+            failure.addSuppressed(restoreFailure);
+        }
+    }
+
+    /** A mutation's way through the guard: the guard ahead of its text where it can carry it, else after the lock. */
+    private Object guarded(String sql, boolean prefixable, Send send) throws SQLException {
+        return fence(sql, prefixable, send.repeatable(), new EpochGuard.Call<>() {
+            @Override
+            public Object withGuard(String resource, long token) throws SQLException {
+                return send.withGuardAhead(new GuardAhead(prefixGuard, resource, token));
+            }
+
+            @Override
+            public Object untouched() throws SQLException {
+                return send.untouched();
+            }
+        });
     }
 
     /** A plain {@code Statement}'s way of sending {@code sql}: as it is, or with the guard's literals ahead. */
@@ -168,7 +245,7 @@ final class FencedExecution {
             @Override
             public Object withGuardAhead(GuardAhead guard) throws SQLException {
                 statement.execute(guard.withLiterals(sql));
-                return exec.afterPrefixGuard(statement);
+                return exec.afterPrefixGuard(statement, guard.guard().statements());
             }
 
             @Override
@@ -214,7 +291,12 @@ final class FencedExecution {
      */
     <T> T batch(Batch batch, Action<T> run) throws SQLException {
         if (!batch.needsGuard) {
-            return run.run();
+            admission.beforeStatement(tokens);
+            try {
+                return batch.writesOnlyWithoutToken() ? guard.readWrite(untouched(run)) : run.run();
+            } catch (SQLException failure) {
+                throw admission.explain(failure, tokens);
+            }
         }
         String texts = String.join(";\n", batch.texts);
         if (router.commitsBetween(batch.size, batch.mayEndTransaction)) {
@@ -225,17 +307,7 @@ final class FencedExecution {
 
     /** Runs a write that cannot carry the guard (a batch, a row change) untouched, after the guard has locked. */
     <T> T afterLock(String statement, Action<T> action) throws SQLException {
-        return fence(statement, false, true, new EpochGuard.Call<>() {
-            @Override
-            public T withGuard(String resource, long token) {
-                throw new IllegalStateException("an action cannot carry a guard statement");
-            }
-
-            @Override
-            public T untouched() throws SQLException {
-                return action.run();
-            }
-        });
+        return fence(statement, false, true, untouched(action));
     }
 
     /**
@@ -246,6 +318,8 @@ final class FencedExecution {
             throws SQLException {
         String resource = tokens.resource();
         try {
+            admission.beforeStatement(tokens);
+            admission.requireAdmittedTransaction(tokens);
             long token = tokens.token(resource);
             T result = guard.run(resource, token, prefixable, repeatable, call);
             FenceMetrics.of(resource).guarded(token);

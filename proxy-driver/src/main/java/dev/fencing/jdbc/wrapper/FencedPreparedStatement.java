@@ -116,7 +116,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
             bindings.applyTo(prefixed, index -> index + shift);
             current = prefixed;
             prefixed.execute();
-            return exec.afterPrefixGuard(prefixed);
+            return exec.afterPrefixGuard(prefixed, guard.guard().statements());
         }
 
         @Override

@@ -115,6 +115,11 @@ final class StatementRouter {
      *                since what a name means can change before a prepared or batched statement runs
      */
     Route route(String sql, Analysis analysis, boolean runsNow) throws SQLException {
+        if (analysis.kind() != StatementKind.TRANSACTION_CONTROL && analysis.kind() != StatementKind.FENCING_SETTING) {
+            // Before the catalog's questions: the first of them would open the transaction of auto-commit off
+            // read-only, before the statement it is asked for could admit it (SPEC C10).
+            guard.admission().beforeStatement(tokens);
+        }
         switch (analysis.kind()) {
             case READ_ONLY:
             case SESSION_SETTING:
@@ -133,6 +138,9 @@ final class StatementRouter {
             case TRANSACTION_CONTROL:
                 if (sessionGuard && PREPARE_TRANSACTION.matcher(sql).find()) {
                     refusals.refuse(Refusals.prepareTransactionUnderSessionFence(), sql);
+                }
+                if (analysis.transactionControl().liftsReadOnly() && guard.admission().enforced()) {
+                    requireReadWriteAllowed(sql, analysis);
                 }
                 return Route.TRANSACTION_CONTROL;
             case FENCING_SETTING:
@@ -167,6 +175,32 @@ final class StatementRouter {
                 }
                 refusals.refuse(Refusals.cannotGuard(analysis.reason()), sql);
                 return Route.PASS;
+        }
+    }
+
+    /**
+     * {@code BEGIN ... READ WRITE} or {@code SET TRANSACTION READ WRITE} asks the server to lift its read-only mode
+     * for the transaction (SPEC C10): only with a token in force, which the admission that follows it checks, and
+     * only as a text of its own (what follows it in the same text would run read-write before any check).
+     * MariaDB/MySQL's {@code SET TRANSACTION READ WRITE} makes the next transaction read-write, which may be the
+     * next auto-commit statement: it is refused.
+     */
+    private void requireReadWriteAllowed(String sql, Analysis analysis) throws SQLException {
+        if (analysis.statementCount() > 1) {
+            refusals.refuse(Refusals.cannotGuard("a statement that makes the transaction read-write must be a text"
+                    + " of its own"), sql);
+            return;
+        }
+        if (analyzer.dialect() == Dialect.MARIADB
+                && analysis.transactionControl() == dev.fencing.sql.TransactionControl.SET_TRANSACTION_READ_WRITE) {
+            refusals.refuse(Refusals.cannotGuard("SET TRANSACTION READ WRITE makes the next transaction read-write,"
+                    + " which may be the next auto-commit statement; use START TRANSACTION READ WRITE"), sql);
+            return;
+        }
+        try {
+            tokens.token(tokens.resource());
+        } catch (FencingRefusedException refusal) {
+            refusals.refuse(refusal, sql);
         }
     }
 

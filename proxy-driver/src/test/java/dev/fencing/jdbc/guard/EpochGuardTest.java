@@ -42,7 +42,7 @@ class EpochGuardTest {
         try (Statement s = raw.createStatement()) {
             s.execute(sql.createTable());
         }
-        guard = new EpochGuard(raw, sql, null, null);
+        guard = new EpochGuard(raw, sql, null, null, null);
     }
 
     @AfterEach

@@ -1,0 +1,390 @@
+package dev.fencing.jdbc.guard;
+
+import dev.fencing.jdbc.FencingRefusedException;
+import dev.fencing.jdbc.audit.Refusals;
+import dev.fencing.jdbc.config.Settings;
+import dev.fencing.jdbc.config.TokenResolver;
+import dev.fencing.sql.Dialect;
+import dev.fencing.sql.ReadOnlySql;
+import dev.fencing.sql.TransactionControl;
+
+import java.lang.reflect.Method;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * Keeps the work of one connection that the fence has not admitted read-only on the server (SPEC C10), so that a
+ * write the driver took for a read (a function it never asked about, a text it split otherwise than the server)
+ * fails on the server and changes nothing. The session is read-only by default (PostgreSQL: from its startup
+ * options, so {@code RESET ALL} and {@code DISCARD ALL} return to read-only; MariaDB/MySQL: {@code SET SESSION
+ * TRANSACTION READ ONLY}); only admission opens a read-write transaction, and only for work a current token
+ * covers: a guarded statement's own transaction (the guard's text starts it read-write), a caller's transaction that
+ * starts with a token in force (admitted by the epoch-row lock before its first statement; a token that is not
+ * current leaves it read-only), and a session the session fence registered.
+ *
+ * <p>What it believes (whether the current transaction was admitted) only ever saves a round trip or refuses
+ * early: a transaction it wrongly believes admitted is still read-only on the server.
+ */
+public final class Admission {
+    private final Connection raw;
+    private final Dialect dialect;
+    /** {@code null} when nothing is enforced: audit mode, or a database without a session read-only mode (H2). */
+    private final ReadOnlySql sql;
+    private final SessionProbe probe;
+    private final EpochGuard guard;
+    /** pgjdbc's {@code PGConnection} and its {@code getParameterStatus}, or {@code null}. */
+    private final Object reporter;
+    private final Method reported;
+    private Statement control;
+    /** Whether the current transaction was admitted by the epoch-row lock at its start. */
+    private boolean admitted;
+    /** Whether the caller asked for read-only work ({@code setReadOnly(true)}, {@code BEGIN READ ONLY}). */
+    private boolean callerReadOnly;
+    private boolean transactionReadOnlyByCaller;
+    /** MariaDB: the next transaction was made read-write ahead of the caller's {@code BEGIN}. */
+    private boolean readWriteAhead;
+    /** A transaction is open that no query ran in yet and that waits for admission at its first query. */
+    private boolean pending;
+    /** Why the current transaction was not admitted when it began with a token in force (stale, never issued). */
+    private FencingRefusedException refusedAtStart;
+    /** Whether the transaction-control statement being sent came before any query of its transaction. */
+    private boolean freshBeforeControl;
+
+    Admission(Connection raw, Dialect dialect, ReadOnlySql sql, SessionProbe probe, EpochGuard guard) {
+        this.raw = raw;
+        this.dialect = dialect;
+        this.sql = sql;
+        this.probe = probe;
+        this.guard = guard;
+        Object pg = null;
+        Method status = null;
+        if (sql != null && dialect == Dialect.POSTGRESQL) {
+            try {
+                Class<?> type = Class.forName("org.postgresql.PGConnection", false, raw.getClass().getClassLoader());
+                if (raw.isWrapperFor(type)) {
+                    pg = raw.unwrap(type);
+                    status = type.getMethod("getParameterStatus", String.class);
+                }
+            } catch (ReflectiveOperationException | SQLException | LinkageError notPgjdbc) {
+                pg = null;
+            }
+        }
+        this.reporter = pg;
+        this.reported = status;
+    }
+
+    /**
+     * Makes a freshly opened session read-only and checks with the server that it is: PostgreSQL must report
+     * {@code default_transaction_read_only} on, also as the value a reset returns to (the driver passes it as a
+     * startup option to pgjdbc); MariaDB/MySQL gets {@code SET SESSION TRANSACTION READ ONLY}. A session that is not
+     * read-only is refused ({@code ZF006}): nothing would stop a write the driver misreads.
+     */
+    public static void start(Connection raw, ReadOnlySql sql, Dialect dialect) throws SQLException {
+        if (sql == null) {
+            return;
+        }
+        try (Statement statement = raw.createStatement()) {
+            if (dialect == Dialect.MARIADB) {
+                statement.execute(sql.readOnlySession());
+            }
+            try (ResultSet rs = statement.executeQuery(sql.readOnlyCheck())) {
+                if (!rs.next() || !on(rs.getString(1)) || !on(rs.getString(2))) {
+                    throw Settings.configuration("the session is not read-only by default on the server, so a write"
+                            + " the driver misreads would not be stopped: "
+                            + (dialect == Dialect.POSTGRESQL ? "connect with pgjdbc (jdbc:fencing:postgresql:), which"
+                            + " the driver starts with '" + ReadOnlySql.POSTGRES_STARTUP_OPTION + "'"
+                            : "the server did not keep SET SESSION TRANSACTION READ ONLY"));
+                }
+            }
+        }
+    }
+
+    private static boolean on(String value) {
+        return "on".equalsIgnoreCase(value) || "1".equals(value);
+    }
+
+    /**
+     * Runs {@code work} (the fence's own DDL at connect, {@code fencing.schema=create}) in a session made read-write
+     * for it, and read-only again afterwards whatever happened.
+     */
+    public static <T> T readWrite(Connection raw, ReadOnlySql sql, Dialect dialect, SchemaWork<T> work)
+            throws SQLException {
+        if (sql == null || dialect != Dialect.POSTGRESQL) {
+            return work.run();
+        }
+        try (Statement statement = raw.createStatement()) {
+            statement.execute(sql.readWriteSession());
+            try {
+                return work.run();
+            } finally {
+                if (!raw.getAutoCommit()) {
+                    raw.rollback();
+                }
+                statement.execute(sql.readOnlySession());
+            }
+        }
+    }
+
+    /** Work on the raw connection at connect. */
+    public interface SchemaWork<T> {
+        T run() throws SQLException;
+    }
+
+    /** Whether the server enforces read-only mode for this connection's un-admitted work. */
+    public boolean enforced() {
+        return sql != null;
+    }
+
+    /** The statement the guard's own text sends first, making its transaction read-write; {@code null} if none. */
+    public String readWriteLead() {
+        return sql == null || dialect != Dialect.POSTGRESQL ? null : sql.readWriteTransaction();
+    }
+
+    /** {@code Connection.setReadOnly}: kept here, never sent (the server's mode is the fence's). */
+    public void setCallerReadOnly(boolean readOnly) {
+        callerReadOnly = readOnly;
+    }
+
+    public boolean callerReadOnly() {
+        return callerReadOnly;
+    }
+
+    /**
+     * Before a caller's statement that may run a query (any statement but transaction control, and a savepoint,
+     * inside which a PostgreSQL transaction can no longer become read-write): restores the session's read-only
+     * default where the server reports it lifted (PostgreSQL reports {@code default_transaction_read_only} with
+     * every change, so a {@code set_config} in some function is seen before the next statement), and admits a
+     * transaction that starts with this statement, or was opened by a {@code BEGIN} no query ran in yet, when a
+     * token is in force.
+     */
+    public void beforeStatement(TokenResolver tokens) throws SQLException {
+        if (sql == null) {
+            return;
+        }
+        restoreSessionMode();
+        // Under the session fence a session with a token registers first (when idle): a registered session is
+        // read-write as a whole, and the hand-over ends it; only an unregistered one admits transactions.
+        guard.registerForRead(tokens);
+        if (guard.registeredAnywhere()) {
+            return;
+        }
+        boolean fresh = probe.transactionStartsWithNextStatement();
+        if (!fresh && !pending) {
+            return;
+        }
+        pending = false;
+        if (fresh) {
+            admitted = false;
+            refusedAtStart = null;
+            transactionReadOnlyByCaller = false;
+        }
+        if (!callerReadOnly && !transactionReadOnlyByCaller) {
+            admit(tokens, false);
+        }
+    }
+
+    /**
+     * Before a caller's transaction-control statement: a savepoint is admitted like a first statement; MariaDB/MySQL
+     * makes the transaction a {@code BEGIN} opens read-write ahead of it when a token is in force (its access mode
+     * cannot change once it is open); a {@code SET TRANSACTION READ WRITE} in a transaction that is open and was not
+     * admitted is refused (the server would refuse it too, after a query).
+     */
+    public void beforeTransactionControl(TransactionControl control, int statements, TokenResolver tokens)
+            throws SQLException {
+        if (sql == null) {
+            return;
+        }
+        if (control == TransactionControl.SAVEPOINT) {
+            beforeStatement(tokens);
+            return;
+        }
+        restoreSessionMode();
+        readWriteAhead = false;
+        freshBeforeControl = pending || probe.transactionStartsWithNextStatement();
+        if (control == TransactionControl.SET_TRANSACTION_READ_WRITE && !freshBeforeControl) {
+            requireAdmittedTransaction(tokens);
+        }
+        if (dialect == Dialect.MARIADB && control == TransactionControl.BEGIN && statements == 1 && !callerReadOnly
+                && !guard.registeredAnywhere() && findToken(tokens) > 0) {
+            control().execute(sql.readWriteTransaction());
+            readWriteAhead = true;
+        }
+    }
+
+    /**
+     * After a caller's transaction-control statement: a transaction it opened waits for admission at its first query
+     * (PostgreSQL: {@code SET TRANSACTION ISOLATION LEVEL} may still follow the {@code BEGIN}); one opened read-write
+     * is admitted at once (a {@code BEGIN ... READ WRITE}, {@code SET TRANSACTION READ WRITE}, or MariaDB's
+     * {@code BEGIN} made read-write ahead), and refused when its token is not current: the transaction is left
+     * read-only (PostgreSQL) or rolled back (MariaDB/MySQL). One that ended is forgotten.
+     */
+    public void afterTransactionControl(TransactionControl control, TokenResolver tokens) throws SQLException {
+        if (sql == null) {
+            return;
+        }
+        boolean ahead = readWriteAhead;
+        boolean fresh = freshBeforeControl;
+        readWriteAhead = false;
+        freshBeforeControl = false;
+        if (control == TransactionControl.COMMIT || control == TransactionControl.ROLLBACK) {
+            ended();
+            return;
+        }
+        boolean open = probe.inServerTransaction();
+        if (ahead && !open) {
+            control().execute(sql.readOnlyTransaction()); // the BEGIN failed: the next transaction is read-only
+            return;
+        }
+        if (control.begins()) {
+            admitted = false;
+            refusedAtStart = null;
+            pending = false;
+            transactionReadOnlyByCaller = control == TransactionControl.BEGIN_READ_ONLY;
+        } else if (!(control == TransactionControl.SET_TRANSACTION || control.liftsReadOnly()) || !fresh) {
+            return;
+        }
+        if (!open || guard.registeredAnywhere() || callerReadOnly || transactionReadOnlyByCaller) {
+            return;
+        }
+        if (ahead || control.liftsReadOnly()) {
+            pending = false;
+            admit(tokens, true);
+        } else {
+            pending = true;
+        }
+    }
+
+    private static long findToken(TokenResolver tokens) {
+        try {
+            return tokens.find(tokens.resource());
+        } catch (SQLException invalid) {
+            return 0; // an invalid token admits nothing; the statements that need one refuse it
+        }
+    }
+
+    /**
+     * Admits the transaction that is starting: read-write, then the epoch-row lock at the token in force (raising a
+     * mark below it). A token that is not current (stale, never issued) leaves the transaction read-only:
+     * PostgreSQL turns it back with {@code SET TRANSACTION READ ONLY}; MariaDB/MySQL rolls back what only the lock
+     * opened. {@code refuse}: the caller asked for read-write itself, so the refusal is thrown too.
+     */
+    private void admit(TokenResolver tokens, boolean refuse) throws SQLException {
+        String resource = tokens.resource();
+        long token = refuse ? tokens.token(resource) : findToken(tokens);
+        if (token <= 0) {
+            return;
+        }
+        if (dialect == Dialect.POSTGRESQL || !probe.inServerTransaction()) {
+            control().execute(sql.readWriteTransaction());
+        }
+        try {
+            guard.lock(resource, token);
+            admitted = true;
+        } catch (SQLException notAdmitted) {
+            refusedAtStart = notAdmitted instanceof FencingRefusedException refusal ? refusal : null;
+            try {
+                control().execute(dialect == Dialect.POSTGRESQL ? sql.readOnlyTransaction() : "ROLLBACK");
+            } catch (SQLException demoteFailure) {
+                notAdmitted.addSuppressed(demoteFailure);
+                throw notAdmitted;
+            }
+            if (refuse || !(notAdmitted instanceof FencingRefusedException)) {
+                throw notAdmitted;
+            }
+        }
+    }
+
+    /**
+     * Before a mutation: refuses one in a transaction that is open on the server and was not admitted (it began
+     * without a current token, so the server would refuse the write, or the guard's lock, as read-only).
+     */
+    public void requireAdmittedTransaction(TokenResolver tokens) throws SQLException {
+        if (sql == null || admitted || pending || guard.registeredAnywhere() || !probe.inServerTransaction()) {
+            return;
+        }
+        if (callerReadOnly || transactionReadOnlyByCaller) {
+            return; // the caller asked for read-only: the server's own refusal is the caller's answer
+        }
+        if (refusedAtStart != null) {
+            throw new FencingRefusedException(refusedAtStart.getMessage() + " (when this transaction began; it stays"
+                    + " read-only)", refusedAtStart.getReason(), refusedAtStart.getSQLState(),
+                    refusedAtStart.getResource(), refusedAtStart.getToken(), refusedAtStart.getHighWaterMark());
+        }
+        String resource = tokens.resource();
+        long token = findToken(tokens);
+        if (token > 0) {
+            long mark = guard.readMark(resource);
+            if (mark > token) {
+                throw Refusals.stale(resource, token, mark); // the precise reason, read without a lock
+            }
+        }
+        throw Refusals.transactionNotAdmitted(resource);
+    }
+
+    /**
+     * A caller's statement failed: when the server refused a write as read-only in work no token admitted, the
+     * refusal says so with the fence's SQLState (the server's error as its cause); otherwise {@code failure} as it is.
+     */
+    public SQLException explain(SQLException failure, TokenResolver tokens) {
+        if (sql == null || !"25006".equals(failure.getSQLState()) || callerReadOnly || transactionReadOnlyByCaller
+                || guard.registeredAnywhere()) {
+            return failure;
+        }
+        return Refusals.refusedByReadOnlyServer(tokens.resource(), failure);
+    }
+
+    /** The caller's transaction ended ({@code commit}, {@code rollback}, auto-commit back on, or by SQL). */
+    public void ended() {
+        admitted = false;
+        refusedAtStart = null;
+        pending = false;
+        transactionReadOnlyByCaller = false;
+    }
+
+    /**
+     * MariaDB/MySQL: after a guarded statement that called a stored function (which may {@code SET SESSION
+     * tx_read_only = 0}, unseen by the client), the session's read-only default is set again.
+     */
+    public void afterFunctionCall() throws SQLException {
+        if (sql != null && dialect == Dialect.MARIADB) {
+            control().execute(sql.readOnlySession());
+        }
+    }
+
+    /**
+     * PostgreSQL: where the server reported its {@code default_transaction_read_only} changed, sets it back: off for
+     * a session the session fence registered, on for any other.
+     */
+    private void restoreSessionMode() throws SQLException {
+        if (reporter == null) {
+            return;
+        }
+        String value;
+        try {
+            value = (String) reported.invoke(reporter, ReadOnlySql.POSTGRES_REPORTED_SETTING);
+        } catch (ReflectiveOperationException e) {
+            throw new SQLException("fencing: cannot read the server's reported read-only mode", e);
+        }
+        boolean registered = guard.registeredAnywhere();
+        if (value == null || on(value) != registered) {
+            return;
+        }
+        control().execute(registered ? sql.readWriteSession() : sql.readOnlySession());
+    }
+
+    /** A registered session's default becomes read-write (the session fence admits the whole session). */
+    void sessionRegistered() throws SQLException {
+        if (sql != null) {
+            control().execute(sql.readWriteSession());
+        }
+    }
+
+    private Statement control() throws SQLException {
+        if (control == null) {
+            control = raw.createStatement();
+        }
+        return control;
+    }
+}
