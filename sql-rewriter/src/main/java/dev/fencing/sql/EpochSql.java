@@ -151,6 +151,16 @@ public final class EpochSql {
     }
 
     /**
+     * The mark, read with the epoch row's shared lock (and, on PostgreSQL, the resource's advisory lock in shared
+     * mode) whatever its value; parameter resource. No row, no lock. Admits a transaction at a token at or above
+     * the mark without raising it: no advance can commit while the lock is held (SPEC C10).
+     */
+    public String lockMark() {
+        return "SELECT epoch FROM " + table + " WHERE resource " + dialect.op("=") + " ?" + queueShared()
+                + dialect.oneRow() + " " + dialect.rowLockClause();
+    }
+
+    /**
      * Whether a guard that does not know the mark should read it without a lock before taking the row lock. InnoDB
      * keeps the shared lock of a locking read even when the row does not match ({@code epoch >= token} false), so
      * two first writers of a new epoch would both hold it and deadlock upgrading it for the advance (measured on

@@ -280,7 +280,7 @@ public final class Admission {
             control().execute(sql.readWriteTransaction());
         }
         try {
-            guard.lock(resource, token);
+            guard.admit(resource, token);
             admitted = true;
         } catch (SQLException notAdmitted) {
             refusedAtStart = notAdmitted instanceof FencingRefusedException refusal ? refusal : null;

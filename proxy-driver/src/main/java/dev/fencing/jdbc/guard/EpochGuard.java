@@ -339,6 +339,36 @@ public final class EpochGuard {
                 dev.fencing.jdbc.FencingSqlState.CANNOT_GUARD);
     }
 
+    /**
+     * Admits the current transaction at {@code token} (SPEC C10): PostgreSQL holds the epoch row's shared lock at
+     * whatever mark is not above the token, so no advance commits while the transaction runs, and leaves raising
+     * a lower mark to the transaction's first write; elsewhere, and when there is no row yet, {@link #lock}.
+     * A mark above the token is refused as stale.
+     */
+    void admit(String resource, long token) throws SQLException {
+        if (sql.dialect() != dev.fencing.sql.Dialect.POSTGRESQL) {
+            lock(resource, token);
+            return;
+        }
+        long mark;
+        try (PreparedStatement read = raw.prepareStatement(sql.lockMark())) {
+            read.setString(1, resource);
+            try (ResultSet rs = read.executeQuery()) {
+                if (!rs.next()) {
+                    lock(resource, token);
+                    return;
+                }
+                mark = rs.getLong(1);
+            }
+        }
+        if (mark > token) {
+            throw stale(resource, token, mark);
+        }
+        if (mark == token) {
+            pendingMarks.put(resource, token);
+        }
+    }
+
     /** Raises the mark to {@code token}; false when a concurrent first insert won the race and the caller should retry. */
     private boolean advance(String resource, long token) throws SQLException {
         if (sql.advanceQueue() != null) {
