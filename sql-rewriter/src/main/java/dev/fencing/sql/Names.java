@@ -62,6 +62,21 @@ public final class Names {
         return fold(qualified.substring(start));
     }
 
+    /**
+     * Whether one part of a written name may be put into SQL as it is: a plain identifier (a letter or {@code _},
+     * then letters, digits, {@code _} and {@code $}) or a complete double-quoted one whose quotes inside are doubled.
+     */
+    public static boolean isPlainOrDoubleQuoted(String part) {
+        if (part.length() >= 3 && part.charAt(0) == '"' && part.charAt(part.length() - 1) == '"') {
+            String inner = part.substring(1, part.length() - 1);
+            return !inner.replace("\"\"", "").contains("\"");
+        }
+        if (part.isEmpty() || !(Character.isLetter(part.codePointAt(0)) || part.charAt(0) == '_')) {
+            return false;
+        }
+        return part.codePoints().allMatch(c -> Character.isLetterOrDigit(c) || c == '_' || c == '$');
+    }
+
     /** Whether a token can be (a part of) a name: a word or a quoted identifier. */
     static boolean isName(Token token) {
         return token.kind() == Token.Kind.WORD || token.kind() == Token.Kind.QUOTED_IDENTIFIER;

@@ -70,6 +70,9 @@ class StatementFactsTest {
         assertEquals("fencing_epoch", Names.ownOf("\"a.b\".fenc\u0131ng_epoch"));
         assertEquals("x.y", Names.ownOf("s.\"x.y\""));
         assertEquals("fencing_epoch", EpochTable.of("FENCING_EPOCH").simpleName());
+        assertTrue(Names.isPlainOrDoubleQuoted("Audit_1$") && Names.isPlainOrDoubleQuoted("\"a\"\"b\""));
+        assertFalse(Names.isPlainOrDoubleQuoted("\"a\"b\"") || Names.isPlainOrDoubleQuoted("1a")
+                || Names.isPlainOrDoubleQuoted("a;b") || Names.isPlainOrDoubleQuoted("\"\""));
     }
 
     @Test
