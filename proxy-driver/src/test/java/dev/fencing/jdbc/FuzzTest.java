@@ -155,7 +155,9 @@ class FuzzTest {
                     "DROP TABLE IF EXISTS " + table + "_f", "DROP TABLE IF EXISTS " + table + "_r",
                     "DROP TABLE IF EXISTS " + PROBE, "DROP TABLE IF EXISTS fzplanted", "DROP VIEW IF EXISTS fzplanted_v",
                     "DROP PROCEDURE IF EXISTS fzplanted_p", "DROP EVENT IF EXISTS fzplanted_e",
-                    "DROP TABLE IF EXISTS fzepoch"};
+                    "DROP TABLE IF EXISTS fzepoch", "DROP FUNCTION IF EXISTS `1fzfn`",
+                    "DROP FUNCTION IF EXISTS `\u20acfzfn`", "DROP FUNCTION IF EXISTS `a\u20acfzfn`",
+                    "DROP FUNCTION IF EXISTS `a\u00a0fzfn`"};
             TestDatabase.exec(raw, drops);
             cleanup.addAll(List.of(drops));
         }
@@ -394,6 +396,11 @@ class FuzzTest {
                             + " EXECUTE fz; DEALLOCATE PREPARE fz; COMMIT; END",
                     "CREATE FUNCTION " + table + "_fn() RETURNS INT MODIFIES SQL DATA BEGIN UPDATE " + table
                             + " SET balance = balance + 1; RETURN 1; END"));
+            // names as MariaDB reads identifiers: a digit first, multi-byte characters, a no-break space inside
+            for (String name : List.of("1fzfn", "\u20acfzfn", "a\u20acfzfn", "a\u00a0fzfn")) {
+                mariadb.add("CREATE FUNCTION `" + name + "`() RETURNS INT MODIFIES SQL DATA BEGIN UPDATE " + table
+                        + " SET balance = balance + 1; RETURN 1; END");
+            }
             for (String event : List.of("INSERT", "UPDATE", "DELETE")) {
                 mariadb.add("CREATE TRIGGER " + table + "_" + event.toLowerCase(Locale.ROOT) + " AFTER " + event
                         + " ON " + table + " FOR EACH ROW INSERT INTO " + table + "_log VALUES (1)");
@@ -406,13 +413,21 @@ class FuzzTest {
                 ? ", UPDATE, DELETE" : " OR UPDATE OR DELETE") + " ON " + table + " FOR EACH STATEMENT ";
         if (database == TestDatabase.H2) {
             TestDatabase.exec(raw, "CREATE ALIAS " + procedure + " FOR 'dev.fencing.jdbc.BypassProcedures.bump'",
+                    // functions named like keywords, which H2 calls all the same
+                    "CREATE ALIAS \"BY\" FOR 'dev.fencing.jdbc.BypassProcedures.bump'",
+                    "CREATE ALIAS \"THEN\" FOR 'dev.fencing.jdbc.BypassProcedures.bump'",
                     statementTrigger + "CALL \"" + StatementLogTrigger.class.getName() + "\"");
         } else {
             TestDatabase.exec(raw, "CREATE PROCEDURE " + procedure + "(t text, n int) LANGUAGE plpgsql AS $$ BEGIN"
                     + " EXECUTE format('UPDATE %I SET balance = balance + %s', t, n); COMMIT; END $$",
                     "CREATE FUNCTION " + table + "_logged() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO "
                             + table + "_log VALUES (1); RETURN NULL; END $$",
-                    statementTrigger + "EXECUTE FUNCTION " + table + "_logged()");
+                    statementTrigger + "EXECUTE FUNCTION " + table + "_logged()",
+                    // functions named like keywords, in the run's own schema
+                    "CREATE FUNCTION by() RETURNS int LANGUAGE sql AS 'UPDATE " + table
+                            + " SET balance = balance + 1 RETURNING 1'",
+                    "CREATE FUNCTION \"join\"() RETURNS int LANGUAGE sql AS 'UPDATE " + table
+                            + " SET balance = balance + 1 RETURNING 1'");
         }
     }
 
@@ -462,6 +477,11 @@ class FuzzTest {
                     "SET AUTOCOMMIT TRUE",
                     "SET AUTOCOMMIT FALSE",
                     "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE",
+                    "SELECT BY('{S}', 1)",
+                    "SELECT THEN('{S}', 1)",
+                    "SET @x = BY('{S}', 1)",
+                    "SELECT * FROM {E} FOR/**/UPDATE",
+                    "MERGE INTO fenc\u0131ng_epoch KEY(resource) VALUES('{R}', 99)",
                     // Texts the parser cannot read, which now run after the locking read with a token.
                     "SCRIPT NODATA",
                     "UPDATE {T} SET balance = ARRAY['a', 'b'][1]",
@@ -504,7 +524,18 @@ class FuzzTest {
                     "SELECT 1 -- it's a comment",
                     "SELECT 1 /*! , 2 */",
                     "/*!50000 UPDATE {T} SET balance = 6 */",
-                    "SELECT 1 AS `a;b`"));
+                    "SELECT 1 AS `a;b`",
+                    "SELECT 1fzfn()",
+                    "SELECT \u20acfzfn()",
+                    "SET @x = a\u20acfzfn()",
+                    "SELECT a\u00a0fzfn()",
+                    "SELECT 1; SET NAMES gbk",
+                    "SELECT 1; SET/**/CHARACTER SET sjis",
+                    "SET STATEMENT character_set_client = gbk FOR SELECT 1",
+                    "SET @@session.character_set_client = 'big5'",
+                    "SELECT @@character_set_client",
+                    "SELECT 1 AS `\u4e2d`, 2 AS `; UPDATE {T} SET balance = balance + 100 -- `",
+                    "SELECT * FROM {E} FOR/**/UPDATE"));
         } else {
             corpus.addAll(List.of(
                     "INSERT INTO {T} VALUES (1, 0) ON CONFLICT (id) DO UPDATE SET balance = 0",
@@ -535,7 +566,12 @@ class FuzzTest {
                     "CREATE TEMP TABLE {T} (id int, balance int)",
                     "UPDATE pg_temp.{T} SET balance = 0",
                     "SET search_path = public, pg_temp",
-                    "PREPARE q AS DELETE FROM {T}"));
+                    "PREPARE q AS DELETE FROM {T}",
+                    "SELECT by()",
+                    "SELECT join()",
+                    "SELECT * FROM by()",
+                    "PREPARE/**/TRANSACTION 'fz'",
+                    "SELECT * FROM {E} FOR/**/NO KEY UPDATE"));
         }
         List<String> named = new ArrayList<>(corpus.size());
         for (String sql : corpus) {

@@ -448,8 +448,12 @@ class PostgresSessionFenceTest {
         try (Connection c = fenced(5); Statement s = c.createStatement()) {
             c.setAutoCommit(false);
             s.executeUpdate("UPDATE " + data + " SET v = 5 WHERE id = 1");
-            SQLException e = assertThrows(SQLException.class, () -> s.execute("PREPARE TRANSACTION 'sfence'"));
-            assertEquals(FencingSqlState.CANNOT_GUARD, e.getSQLState());
+            // found by review: comments between the two words passed a check on the raw text
+            for (String prepare : new String[] {"PREPARE TRANSACTION 'sfence'", "PREPARE/**/TRANSACTION 'sfence'",
+                    "PREPARE -- x\nTRANSACTION 'sfence'"}) {
+                SQLException e = assertThrows(SQLException.class, () -> s.execute(prepare), prepare);
+                assertEquals(FencingSqlState.CANNOT_GUARD, e.getSQLState(), prepare);
+            }
             c.rollback();
         }
     }

@@ -48,7 +48,7 @@ final class StatementMutator {
     }
 
     private String mutate(String sql) {
-        switch (random.nextInt(11)) {
+        switch (random.nextInt(12)) {
             case 0:
                 return insertAtBoundary(sql, COMMENTS[random.nextInt(COMMENTS.length)]);
             case 1:
@@ -67,6 +67,9 @@ final class StatementMutator {
                 return insertAnywhere(sql, STRAYS[random.nextInt(STRAYS.length)]);
             case 8:
                 return insertAnywhere(sql, ";");
+            case 10:
+                // a comment in place of the space between two words, no space around it
+                return replaceASpace(sql, COMMENTS[random.nextInt(4)]);
             case 9:
                 // repeats a stretch of the text
                 int from = random.nextInt(sql.length() + 1);

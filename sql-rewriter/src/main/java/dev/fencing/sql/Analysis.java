@@ -24,6 +24,17 @@ public final class Analysis {
     private final boolean opaque;
     private final boolean preparesOnly;
     private final String createdTemporaryTable;
+    /** What the tokens say besides the kind: a set of {@link Fact}s (see {@link StatementFacts}). */
+    private final int facts;
+
+    /** Facts the analyzer derives from a text's tokens, for the driver's refusals. */
+    enum Fact {
+        CHANGES_CLIENT_CHARSET, PREPARES_TRANSACTION, LOCKS_ROWS, NAMES_PROTECTED_TABLE;
+
+        int bit() {
+            return 1 << ordinal();
+        }
+    }
 
     Analysis(StatementKind kind, List<String> targetTables, TransactionControl transactionControl,
              String settingName, String settingValue, boolean localSetting, String reason, boolean returnsRows,
@@ -31,14 +42,15 @@ public final class Analysis {
              boolean mayEndTransaction, boolean callEscape) {
         this(kind, targetTables, transactionControl, settingName, settingValue, localSetting, reason, returnsRows,
                 statementCount,
-                mayEndTransaction, callEscape, List.of(), List.of(), false, false, false, null);
+                mayEndTransaction, callEscape, List.of(), List.of(), false, false, false, null, 0);
     }
 
     Analysis(StatementKind kind, List<String> targetTables, TransactionControl transactionControl,
              String settingName, String settingValue, boolean localSetting, String reason, boolean returnsRows,
              int statementCount,
              boolean mayEndTransaction, boolean callEscape, List<String> calledFunctions,
-             List<List<String>> targetReferences, boolean changesDataOnly, boolean opaque, boolean preparesOnly, String createdTemporaryTable) {
+             List<List<String>> targetReferences, boolean changesDataOnly, boolean opaque, boolean preparesOnly,
+             String createdTemporaryTable, int facts) {
         this.kind = kind;
         this.targetTables = List.copyOf(targetTables);
         this.transactionControl = transactionControl;
@@ -56,6 +68,7 @@ public final class Analysis {
         this.opaque = opaque;
         this.preparesOnly = preparesOnly;
         this.createdTemporaryTable = createdTemporaryTable;
+        this.facts = facts;
     }
 
     public StatementKind kind() {
@@ -172,6 +185,48 @@ public final class Analysis {
      */
     public String createdTemporaryTable() {
         return createdTemporaryTable;
+    }
+
+    int facts() {
+        return facts;
+    }
+
+    private boolean has(Fact fact) {
+        return (facts & fact.bit()) != 0;
+    }
+
+    /**
+     * MariaDB/MySQL: whether a statement of the text may change the client's character set (or the connection's) to
+     * one in which a quote, backslash or backtick can be part of another character ({@code SET NAMES gbk},
+     * {@code SET CHARACTER SET}, {@code SET CHARSET}, {@code SET [@@][SESSION.]character_set_client = ...},
+     * {@code character_set_connection}, {@code collation_connection}, also in {@code SET STATEMENT ... FOR}): the
+     * server would decode the next texts otherwise than the driver reads them. Only utf8mb4, utf8mb3, utf8, latin1
+     * and ascii, written as one name, are safe.
+     */
+    public boolean changesClientCharset() {
+        return has(Fact.CHANGES_CLIENT_CHARSET);
+    }
+
+    /** Whether a statement of the text is {@code PREPARE TRANSACTION} (two-phase commit's first step). */
+    public boolean preparesTransaction() {
+        return has(Fact.PREPARES_TRANSACTION);
+    }
+
+    /**
+     * Whether a statement of the text locks what it names: {@code LOCK} (a table lock, MariaDB's
+     * {@code LOCK IN SHARE MODE}) or {@code FOR UPDATE}, {@code FOR SHARE}, {@code FOR NO KEY UPDATE},
+     * {@code FOR KEY SHARE}, comments between the words or not.
+     */
+    public boolean locksRows() {
+        return has(Fact.LOCKS_ROWS);
+    }
+
+    /**
+     * Whether the text names one of the fence's own tables (epoch, lease, session) anywhere, by its own name folded
+     * as every table name is ({@link Names#fold}); for a text whose tokens are not certain, anywhere in its text.
+     */
+    public boolean namesProtectedTable() {
+        return has(Fact.NAMES_PROTECTED_TABLE);
     }
 
     @Override

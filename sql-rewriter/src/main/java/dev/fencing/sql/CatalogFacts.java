@@ -18,11 +18,6 @@ final class CatalogFacts {
      */
     static final String UNREADABLE = "";
 
-    /** Words that are never a function's name when unquoted, reserved in every dialect: not worth a catalog question. */
-    private static final Set<String> NOT_CALLS = Set.of("AND", "OR", "NOT", "IN", "EXISTS", "VALUES", "AS", "ON",
-            "FROM", "JOIN", "WHERE", "SELECT", "USING", "WHEN", "THEN", "ELSE", "CASE", "INTO", "WITH", "HAVING",
-            "UNION", "INTERSECT", "EXCEPT", "ALL", "DISTINCT", "TABLE", "CAST", "BY");
-
     /** The statements that only change rows of the tables they name. */
     private static final Set<String> DATA_VERBS = Set.of("INSERT", "UPDATE", "DELETE", "MERGE", "UPSERT", "REPLACE");
 
@@ -33,6 +28,10 @@ final class CatalogFacts {
      * The names the statement may call as functions, unquoted, as written (case kept), without schema: every
      * name followed by {@code (}, and on PostgreSQL also every name after a dot, since {@code t.f} there calls
      * {@code f(t)} (attribute notation). When unsure, a name is reported: the catalog says whether it is a function.
+     * No word is skipped for looking like a keyword: PostgreSQL calls {@code by()} and {@code join()}, H2
+     * {@code BY()} and {@code THEN()} (found by review). Only a table's name right after {@code INTO} and, on
+     * PostgreSQL and H2, a number (which their lexers never read as a name) are no calls; on MariaDB a name may
+     * start with a digit ({@code 1fX()}).
      */
     static List<String> calledFunctions(Part part, Dialect dialect) {
         List<Token> tokens = part.tokens();
@@ -74,11 +73,9 @@ final class CatalogFacts {
             if (!call && !(afterDot && dialect == Dialect.POSTGRESQL)) {
                 continue;
             }
-            if (token.kind() == Token.Kind.WORD) {
-                if (Character.isDigit(token.upper().charAt(0))
-                        || !afterDot && (NOT_CALLS.contains(token.upper()) || previous != null && previous.is("INTO"))) {
-                    continue;
-                }
+            if (token.kind() == Token.Kind.WORD && (dialect != Dialect.MARIADB && Character.isDigit(token.upper().charAt(0))
+                    || !afterDot && previous != null && previous.is("INTO"))) {
+                continue;
             }
             names.add(unquoted(part.source(token)));
         }
@@ -98,14 +95,8 @@ final class CatalogFacts {
             if (!isName(tokens.get(i)) || i > 0 && tokens.get(i - 1).isPunctuation('.')) {
                 continue;
             }
-            List<String> parts = new ArrayList<>();
-            parts.add(part.source(tokens.get(i)));
-            int j = i;
-            while (j + 2 < tokens.size() && tokens.get(j + 1).isPunctuation('.') && isName(tokens.get(j + 2))) {
-                j += 2;
-                parts.add(part.source(tokens.get(j)));
-            }
-            String own = StatementClassifier.simpleName(parts.get(parts.size() - 1));
+            List<String> parts = Names.qualifiedAt(part, i);
+            String own = Names.fold(parts.get(parts.size() - 1));
             if (targets.contains(own)) {
                 named.add(own);
                 references.add(List.copyOf(parts));
@@ -149,15 +140,10 @@ final class CatalogFacts {
     }
 
     private static boolean isName(Token token) {
-        return token.kind() == Token.Kind.WORD || token.kind() == Token.Kind.QUOTED_IDENTIFIER;
+        return Names.isName(token);
     }
 
-    /** A name's text without its quotes, a doubled quote inside read as one. */
     private static String unquoted(String name) {
-        char open = name.charAt(0);
-        if (name.length() >= 2 && (open == '"' || open == '`') && name.charAt(name.length() - 1) == open) {
-            return name.substring(1, name.length() - 1).replace(String.valueOf(open) + open, String.valueOf(open));
-        }
-        return name;
+        return Names.unquoted(name);
     }
 }

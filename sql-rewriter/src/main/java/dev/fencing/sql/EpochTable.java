@@ -58,7 +58,7 @@ public final class EpochTable {
 
     /** The table's own name, without schema, lower-cased: what a statement's target is compared with. */
     public String simpleName() {
-        return table.toLowerCase(Locale.ROOT);
+        return Names.fold(table);
     }
 
     /** Whether the name carries a schema. */

@@ -103,16 +103,8 @@ final class KeywordClassifier {
     private static Analysis copyTable(Part part) {
         List<Token> tokens = part.tokens();
         int i = word(tokens, 1).equals("BINARY") ? 2 : 1;
-        String table = null;
-        while (i < tokens.size() && isName(tokens.get(i))) {
-            table = StatementClassifier.simpleName(part.source(tokens.get(i)));
-            i++;
-            if (i < tokens.size() && tokens.get(i).isPunctuation('.')) {
-                i++;
-            } else {
-                break;
-            }
-        }
+        String table = Names.ownAt(part, i);
+        i += Names.lengthAt(part, i);
         if (table == null || i >= tokens.size()) {
             return null;
         }
@@ -144,17 +136,7 @@ final class KeywordClassifier {
         }
         for (int i = 2; i + 2 < tokens.size(); i++) {
             if (tokens.get(i).is("INTO") && tokens.get(i + 1).is("TABLE")) {
-                String table = null;
-                int j = i + 2;
-                while (j < tokens.size() && isName(tokens.get(j))) {
-                    table = StatementClassifier.simpleName(part.source(tokens.get(j)));
-                    j++;
-                    if (j < tokens.size() && tokens.get(j).isPunctuation('.')) {
-                        j++;
-                    } else {
-                        break;
-                    }
-                }
+                String table = Names.ownAt(part, i + 2);
                 return table == null ? null : Analyses.mutation(List.of(table), false, 1);
             }
         }
@@ -231,7 +213,7 @@ final class KeywordClassifier {
     }
 
     static boolean isName(Token token) {
-        return token.kind() == Kind.WORD || token.kind() == Kind.QUOTED_IDENTIFIER;
+        return Names.isName(token);
     }
 
     private static TransactionControl transactionControl(List<Token> tokens, String first, String second) {
@@ -322,20 +304,9 @@ final class KeywordClassifier {
 
     private static Analysis h2MergeKey(Part part) {
         List<Token> tokens = part.tokens();
-        int i = word(tokens, 1).equals("INTO") ? 2 : 1;
-        String table = null;
-        for (; i < tokens.size(); i++) {
-            Token token = tokens.get(i);
-            if (token.kind() == Kind.WORD && !token.is("KEY")) {
-                table = part.source(token);
-            } else if (token.kind() == Kind.QUOTED_IDENTIFIER) {
-                String quoted = part.source(token);
-                table = quoted.substring(1, quoted.length() - 1);
-            } else if (!token.isPunctuation('.')) {
-                break;
-            }
-        }
-        List<String> targets = table == null ? List.of() : List.of(table.toLowerCase(Locale.ROOT));
+        String table = tokens.get(word(tokens, 1).equals("INTO") ? 2 : 1).is("KEY") ? null
+                : Names.ownAt(part, word(tokens, 1).equals("INTO") ? 2 : 1);
+        List<String> targets = table == null ? List.of() : List.of(table);
         return Analyses.mutation(targets, false, 1);
     }
 

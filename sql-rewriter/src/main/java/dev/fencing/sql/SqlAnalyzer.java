@@ -3,7 +3,6 @@ package dev.fencing.sql;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -89,6 +88,15 @@ public final class SqlAnalyzer {
         return markers != all;
     }
 
+    /**
+     * MariaDB/MySQL: whether a client character set (its name, as {@code @@character_set_client} reports it) keeps
+     * every quote, backslash and backtick a byte of its own, as the lexer reads texts (see
+     * {@link Analysis#changesClientCharset()}).
+     */
+    public static boolean isSafeClientCharset(String charset) {
+        return charset != null && StatementFacts.isSafeCharset(charset);
+    }
+
     public Dialect dialect() {
         return dialect;
     }
@@ -119,7 +127,32 @@ public final class SqlAnalyzer {
 
     private Analysis analyzeText(String sql) {
         List<Part> parts = SqlLexer.split(sql, dialect);
-        if (!SqlLexer.isClear(sql, dialect)) {
+        boolean clear = SqlLexer.isClear(sql, dialect);
+        return Analyses.withFacts(classifyText(sql, parts, clear), facts(sql, parts, clear));
+    }
+
+    /**
+     * The facts of every statement of the text (see {@link StatementFacts}). Where the tokens are not certain, a
+     * protected table's name anywhere in the folded text counts as named.
+     */
+    private int facts(String sql, List<Part> parts, boolean clear) {
+        int facts = 0;
+        for (Part part : parts) {
+            facts |= StatementFacts.of(part, dialect, protectedTables);
+        }
+        if (!clear || SqlLexer.hasExecutableComment(sql, dialect)) {
+            String folded = Names.foldCase(sql);
+            for (String name : protectedTables) {
+                if (folded.contains(name)) {
+                    facts |= Analysis.Fact.NAMES_PROTECTED_TABLE.bit();
+                }
+            }
+        }
+        return facts;
+    }
+
+    private Analysis classifyText(String sql, List<Part> parts, boolean clear) {
+        if (!clear) {
             return Analyses.unguardable("where its strings or statements end depends on a session setting or the"
                     + " server's version (backslashes in '...' strings, standard_conforming_strings; a letter right"
                     + " after a number; H2's [...] and # in compatibility modes): " + Analyses.excerpt(sql),
@@ -175,8 +208,8 @@ public final class SqlAnalyzer {
         Analysis analysis = classifyPart(part);
         if (analysis.kind() == StatementKind.MUTATION
                 && (analysis.targetTables().isEmpty() || !CatalogFacts.changesDataOnly(part))) {
-            // folded as StatementClassifier.simpleName folds names (letters a database folds to ASCII ones)
-            String text = part.text().toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
+            // folded as every table name is (letters a database folds to ASCII ones)
+            String text = Names.foldCase(part.text());
             for (String name : protectedNames) {
                 String table = protectedTables.contains(name) ? name : protectedTables.get(0);
                 if (text.contains(name) && !analysis.targetTables().contains(table)) {
@@ -334,16 +367,7 @@ public final class SqlAnalyzer {
         if (KeywordClassifier.word(tokens, i).equals("IF")) {
             i += 3;
         }
-        String name = null;
-        while (i < tokens.size() && KeywordClassifier.isName(tokens.get(i))) {
-            name = StatementClassifier.simpleName(part.source(tokens.get(i)));
-            if (i + 1 < tokens.size() && tokens.get(i + 1).isPunctuation('.')) {
-                i += 2;
-            } else {
-                break;
-            }
-        }
-        return name;
+        return Names.ownAt(part, i);
     }
 
     /** A statement that carries others is what they are, as its carrier uses them (see {@link InnerStatements}). */

@@ -50,19 +50,28 @@ final class SqlCharacters {
         }
     }
 
-    /** White space for MariaDB and unknown databases. */
+    /**
+     * White space for MariaDB/MySQL and unknown databases: ASCII's {@code [ \t\n\u000B\f\r]} only, as the
+     * server's {@code my_isspace} reads utf8mb4; a no-break space is an identifier character there (found by review).
+     */
     static boolean isSpace(char c) {
-        return Character.isWhitespace(c) || Character.isSpaceChar(c);
+        return c == ' ' || c >= '\t' && c <= '\r';
     }
 
+    /**
+     * MariaDB's unquoted identifier characters ("Identifier Names"): {@code [0-9a-zA-Z$_]} and every character from
+     * U+0080 on, so a name may start with a digit ({@code 1fX}) or a currency sign ({@code €X}).
+     */
     private static boolean isWordChar(char c) {
-        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+        return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$'
+                || c >= 0x80;
     }
 
     /**
      * Whether an identifier (or key word) starts at {@code at}. PostgreSQL: {@code [A-Za-z\200-\377_]}, where
      * every character from U+0080 on reaches the server as bytes from 0x80 on, except a lone surrogate, which
-     * pgjdbc sends as {@code ?}. H2: {@link Character#isJavaIdentifierStart}, {@code $} aside.
+     * pgjdbc sends as {@code ?}. H2: {@link Character#isJavaIdentifierStart}, {@code $} aside. MariaDB: see
+     * {@link #isWordChar}.
      */
     static boolean isWordStart(String sql, int at, Dialect dialect) {
         char c = sql.charAt(at);

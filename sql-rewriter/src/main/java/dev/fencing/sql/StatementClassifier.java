@@ -159,8 +159,7 @@ final class StatementClassifier {
         for (AlterExpression expression : expressions) {
             String newName = expression.getNewTableName();
             if (newName != null) {
-                String[] parts = newName.split("\\.");
-                targets.add(simpleName(parts[parts.length - 1]));
+                targets.add(Names.ownOf(newName));
             }
         }
     }
@@ -240,25 +239,8 @@ final class StatementClassifier {
 
     private void add(Table table) {
         if (table != null && table.getName() != null) {
-            targets.add(simpleName(table.getName()));
+            targets.add(Names.fold(table.getName()));
         }
-    }
-
-    /**
-     * A table's own name as the fence compares it: without quotes, folded to upper and then lower case, so that a
-     * letter a database folds to an ASCII one (H2 reads {@code fencıng_epoch}, with a dotless i, as
-     * {@code FENCING_EPOCH}: found by review) compares as that letter.
-     */
-    static String simpleName(String name) {
-        String unquoted = name;
-        if (name.length() >= 2) {
-            char open = name.charAt(0);
-            char close = name.charAt(name.length() - 1);
-            if (open == '"' && close == '"' || open == '`' && close == '`' || open == '[' && close == ']') {
-                unquoted = name.substring(1, name.length() - 1);
-            }
-        }
-        return unquoted.toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
     }
 
     private List<String> targetList() {

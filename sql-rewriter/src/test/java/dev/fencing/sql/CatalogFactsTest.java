@@ -15,10 +15,10 @@ class CatalogFactsTest {
     @Test
     void everyNameFollowedByAParenthesisIsReportedAsACall_C9() {
         assertEquals(List.of("f"), pg.analyze("SELECT f()").calledFunctions());
-        assertEquals(List.of("Write It", "abs", "g"), pg.analyze("SELECT \"Write It\"(1) + abs(-1) * 0 FROM t"
+        assertEquals(List.of("Write It", "abs", "IN", "g"), pg.analyze("SELECT \"Write It\"(1) + abs(-1) * 0 FROM t"
                 + " WHERE x IN (SELECT g(2))").calledFunctions());
         assertEquals(List.of("count", "lower"), h2.analyze("SELECT count(*), lower('x') FROM t").calledFunctions());
-        assertEquals(List.of("bump"), h2.analyze("WITH x AS (SELECT bump() AS v) SELECT v FROM x")
+        assertEquals(List.of("AS", "bump"), h2.analyze("WITH x AS (SELECT bump() AS v) SELECT v FROM x")
                 .calledFunctions());
         assertEquals(List.of("f"), h2.analyze("SELECT s.f(1)").calledFunctions(), "schema-qualified");
         assertEquals(List.of("f"), pg.analyze("SELECT 1; SELECT f()").calledFunctions(), "several statements");
@@ -26,10 +26,12 @@ class CatalogFactsTest {
     }
 
     @Test
-    void keywordsStringsAndInsertColumnListsAreNoCalls_C9() {
-        assertEquals(List.of(), h2.analyze("SELECT 'f()' FROM t WHERE a IN (1) AND EXISTS (SELECT 1)")
+    void stringsAndInsertColumnListsAreNoCallsButWordsThatLookLikeKeywordsAre_C9() {
+        // no skip list of keywords: PostgreSQL calls by() and join(), H2 BY() and THEN() (issue 21); the catalog
+        // says they are no functions, once per connection
+        assertEquals(List.of("IN", "EXISTS"), h2.analyze("SELECT 'f()' FROM t WHERE a IN (1) AND EXISTS (SELECT 1)")
                 .calledFunctions());
-        assertEquals(List.of(), h2.analyze("INSERT INTO t (a) VALUES (1)").calledFunctions());
+        assertEquals(List.of("VALUES"), h2.analyze("INSERT INTO t (a) VALUES (1)").calledFunctions());
         assertEquals(List.of(), h2.analyze("SELECT 1.5 FROM t").calledFunctions());
     }
 

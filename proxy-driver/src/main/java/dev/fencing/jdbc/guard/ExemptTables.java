@@ -5,6 +5,7 @@ import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.sql.Analysis;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.EpochTable;
+import dev.fencing.sql.Names;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -17,15 +18,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The configured exempt tables ({@code fencing.exempt}) as one connection's database resolves them (schema, case,
  * search path), and whether a data change writes only them: decided by the catalog, never by the name in the text.
  */
 final class ExemptTables {
-    private static final Pattern PLAIN_NAME = Pattern.compile("[\\p{L}_][\\p{L}\\p{N}_$]*");
-    private static final Pattern QUOTED_NAME = Pattern.compile("\"(?:[^\"]|\"\")+\"");
 
     /** A table as the database resolved it: schema and own name as stored. */
     record Table(String schema, String name) {
@@ -162,7 +160,7 @@ final class ExemptTables {
      */
     private Resolved lookUpH2(List<String> parts) throws SQLException {
         for (String part : parts) {
-            if (!PLAIN_NAME.matcher(part).matches() && !QUOTED_NAME.matcher(part).matches()) {
+            if (!Names.isPlainOrDoubleQuoted(part)) {
                 return null;
             }
         }

@@ -17,7 +17,6 @@ import dev.fencing.sql.StatementKind;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -40,7 +39,7 @@ final class StatementRouter {
     private final EpochGuard guard;
     private final String epochTableName;
     private final String leaseTableName;
-    /** The session fence's table's own name (lower-cased), protected in every mode like the epoch table. */
+    /** The session fence's table's own name (folded), protected in every mode like the epoch table. */
     private final String sessionTableName;
     /** Analyses of texts with JDBC escapes, resolved by this connection's driver ({@code nativeSQL}). */
     private final Map<String, Analysis> escaped = new HashMap<>();
@@ -115,6 +114,11 @@ final class StatementRouter {
      *                since what a name means can change before a prepared or batched statement runs
      */
     Route route(String sql, Analysis analysis, boolean runsNow) throws SQLException {
+        if (analysis.changesClientCharset()) {
+            // The server would decode the next texts in another character set than the one they were read in: a
+            // multi-byte set such as gbk can swallow a quote and hide a call (found by review), whatever the token.
+            refusals.refuse(Refusals.clientCharset(), sql);
+        }
         if (analysis.kind() != StatementKind.TRANSACTION_CONTROL && analysis.kind() != StatementKind.FENCING_SETTING) {
             // Before the catalog's questions: the first of them would open the transaction of auto-commit off
             // read-only, before the statement it is asked for could admit it (SPEC C10).
@@ -123,12 +127,7 @@ final class StatementRouter {
         switch (analysis.kind()) {
             case READ_ONLY:
             case SESSION_SETTING:
-                if (analyzer.dialect() == Dialect.MARIADB && changesClientCharset(sql, analysis)) {
-                    // The server would decode the next texts in another character set than the one they were read
-                    // in: a multi-byte set such as gbk can swallow a quote and hide a call (found by review).
-                    refusals.refuse(Refusals.clientCharset(), sql);
-                }
-                if (namesFenceTable(sql) && LOCKS.matcher(sql).find()) {
+                if (analysis.namesProtectedTable() && analysis.locksRows()) {
                     // A lock held on the fence's tables by a connection with no token would hold every epoch change
                     // and every connect off: only the fence locks them.
                     refusals.refuseAlways(Refusals.protectedTable("epoch, session or lease", settings.epochTable()
@@ -136,7 +135,7 @@ final class StatementRouter {
                 }
                 return catalog.needsGuard(analysis) ? Route.GUARD : Route.PASS;
             case TRANSACTION_CONTROL:
-                if (sessionGuard && PREPARE_TRANSACTION.matcher(sql).find()) {
+                if (sessionGuard && analysis.preparesTransaction()) {
                     refusals.refuse(Refusals.prepareTransactionUnderSessionFence(), sql);
                 }
                 if (analysis.transactionControl().liftsReadOnly() && guard.admission().enforced()) {
@@ -168,7 +167,7 @@ final class StatementRouter {
                 }
                 return Route.GUARD;
             default:
-                if (refusals.audit() && namesFenceTable(sql)) {
+                if (refusals.audit() && analysis.namesProtectedTable()) {
                     // Audit mode would run it untouched, and nobody can tell what it does to the fence's tables.
                     refusals.refuseAlways(Refusals.protectedTable("epoch or lease", settings.epochTable() + "', '"
                             + settings.leaseTable()), sql);
@@ -247,64 +246,14 @@ final class StatementRouter {
              java.sql.ResultSet rs = s.executeQuery("SELECT @@character_set_client, @@character_set_connection LIMIT 1")) {
             if (rs.next()) {
                 for (int i = 1; i <= 2; i++) {
-                    String charset = String.valueOf(rs.getString(i)).toLowerCase(Locale.ROOT);
-                    if (!java.util.Set.of("utf8mb4", "utf8mb3", "utf8", "latin1", "ascii").contains(charset)) {
+                    String charset = rs.getString(i);
+                    if (!SqlAnalyzer.isSafeClientCharset(charset)) {
                         throw Settings.configuration("the connection's client character set is " + charset + ", in"
                                 + " which a quote or backtick can be part of another character: use utf8mb4");
                     }
                 }
             }
         }
-    }
-
-    /** Settings that change how MariaDB decodes the client's bytes. */
-    private static final java.util.regex.Pattern CLIENT_CHARSET = java.util.regex.Pattern.compile(
-            "(?i)\\b(names|character\\s+set|charset|character_set_client|character_set_connection)\\b");
-    /** A character set variable named anywhere, in a statement that is not a setting ({@code SET STATEMENT}). */
-    private static final java.util.regex.Pattern CHARSET_VARIABLE = java.util.regex.Pattern.compile(
-            "(?i)character_set_");
-    /** A change to a character set in which every quote, backslash and backtick is one byte of its own. */
-    private static final java.util.regex.Pattern SAFE_CHARSET = java.util.regex.Pattern.compile(
-            "(?i)\\s*set\\s+(session\\s+|@@(session\\.)?)?(names|character\\s+set|charset|character_set_client"
-                    + "|character_set_connection)\\s*(=\\s*)?'?(utf8mb4|utf8mb3|utf8|latin1|ascii)'?"
-                    + "(\\s+collate\\s+'?[a-z0-9_]+'?)?\\s*;?\\s*");
-
-    /** Whether a MariaDB/MySQL statement may change the client character set to one that is not safe. */
-    static boolean changesClientCharset(String sql, Analysis analysis) {
-        boolean setting = analysis.kind() == StatementKind.SESSION_SETTING || CHARSET_VARIABLE.matcher(sql).find();
-        return setting && CLIENT_CHARSET.matcher(sql).find() && !SAFE_CHARSET.matcher(sql).matches();
-    }
-
-    /** Words of a statement that locks what it reads ({@code LOCK TABLE}, {@code FOR UPDATE}/{@code SHARE}). */
-    private static final java.util.regex.Pattern LOCKS = java.util.regex.Pattern.compile(
-            "(?i)\\b(lock|for\\s+(update|share|no\\s+key\\s+update|key\\s+share))\\b");
-    /** Two-phase commit's first step. */
-    private static final java.util.regex.Pattern PREPARE_TRANSACTION = java.util.regex.Pattern.compile(
-            "(?i)\\bprepare\\s+transaction\\b");
-
-    /**
-     * Whether {@code sql} holds the epoch, session or lease table's name as a word, in any case (quoted or not).
-     * On the read path: compares in place, without a lower-cased copy of the text.
-     */
-    private boolean namesFenceTable(String sql) {
-        return containsWord(sql, epochTableName) || containsWord(sql, sessionTableName)
-                || containsWord(sql, leaseTableName);
-    }
-
-    /** Whether {@code text} holds {@code word} (lower case) as a whole word, ignoring case. */
-    private static boolean containsWord(String text, String word) {
-        for (int at = 0, last = text.length() - word.length(); at <= last; at++) {
-            if (text.regionMatches(true, at, word, 0, word.length())
-                    && (at == 0 || !identifierPart(text.charAt(at - 1)))
-                    && (at + word.length() == text.length() || !identifierPart(text.charAt(at + word.length())))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean identifierPart(char c) {
-        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
     }
 
     /**
