@@ -54,7 +54,7 @@ final class Analyses {
         return new Analysis(a.kind(), a.targetTables(), a.transactionControl(), a.settingName(), a.settingValue(),
                 a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), true, a.isCallEscape(),
                 a.calledFunctions(), a.targetReferences(), a.changesDataOnly(), a.isOpaque(), a.preparesOnly(),
-                a.createdTemporaryTable());
+                a.createdTemporaryTable(), a.runsOutsideTransaction());
     }
 
     /**
@@ -70,13 +70,22 @@ final class Analyses {
         return new Analysis(a.kind(), a.targetTables(), a.transactionControl(), a.settingName(), a.settingValue(),
                 a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(),
                 a.isCallEscape(), a.calledFunctions(), a.targetReferences(), a.changesDataOnly(), true, a.preparesOnly(),
-                a.createdTemporaryTable());
+                a.createdTemporaryTable(), a.runsOutsideTransaction());
     }
 
     /** {@code PREPARE name AS <write>}: prepares the write without running it (see {@link Analysis#preparesOnly()}). */
     static Analysis preparesOnly(List<String> targets) {
         return new Analysis(StatementKind.MUTATION, targets, null, null, null, false, null, false, 1, false, false,
-                List.of(), List.of(), false, false, true, null);
+                List.of(), List.of(), false, false, true, null, false);
+    }
+
+    /**
+     * A statement PostgreSQL runs only outside a transaction block, so no guard can share its transaction (see
+     * {@link Analysis#runsOutsideTransaction()}).
+     */
+    static Analysis outsideTransaction() {
+        return new Analysis(StatementKind.MUTATION, List.of(), null, null, null, false, null, false, 1, false, false,
+                List.of(), List.of(), false, false, false, null, true);
     }
 
     /** The same analysis, as the creation of the temporary table {@code name}. */
@@ -84,7 +93,7 @@ final class Analyses {
         return new Analysis(a.kind(), a.targetTables(), a.transactionControl(), a.settingName(), a.settingValue(),
                 a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(),
                 a.isCallEscape(), a.calledFunctions(), a.targetReferences(), a.changesDataOnly(), a.isOpaque(),
-                a.preparesOnly(), name);
+                a.preparesOnly(), name, a.runsOutsideTransaction());
     }
 
     /** The same mutation, with {@code targets} as its targets. */
@@ -93,7 +102,7 @@ final class Analyses {
                 a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(),
                 a.isCallEscape(),
                 a.calledFunctions(), a.targetReferences(), a.changesDataOnly(), a.isOpaque(), a.preparesOnly(),
-                a.createdTemporaryTable());
+                a.createdTemporaryTable(), a.runsOutsideTransaction());
     }
 
     /** The same analysis, with what the catalog must judge about it (see {@link CatalogFacts}). */
@@ -103,7 +112,7 @@ final class Analyses {
                 a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(),
                 a.isCallEscape(),
                 calledFunctions, targetReferences, changesDataOnly, a.isOpaque(), a.preparesOnly(),
-                a.createdTemporaryTable());
+                a.createdTemporaryTable(), a.runsOutsideTransaction());
     }
 
     /** How a reason names the statement: its first word and its length, never its text. */

@@ -24,6 +24,7 @@ public final class Analysis {
     private final boolean opaque;
     private final boolean preparesOnly;
     private final String createdTemporaryTable;
+    private final boolean outsideTransaction;
 
     Analysis(StatementKind kind, List<String> targetTables, TransactionControl transactionControl,
              String settingName, String settingValue, boolean localSetting, String reason, boolean returnsRows,
@@ -31,14 +32,15 @@ public final class Analysis {
              boolean mayEndTransaction, boolean callEscape) {
         this(kind, targetTables, transactionControl, settingName, settingValue, localSetting, reason, returnsRows,
                 statementCount,
-                mayEndTransaction, callEscape, List.of(), List.of(), false, false, false, null);
+                mayEndTransaction, callEscape, List.of(), List.of(), false, false, false, null, false);
     }
 
     Analysis(StatementKind kind, List<String> targetTables, TransactionControl transactionControl,
              String settingName, String settingValue, boolean localSetting, String reason, boolean returnsRows,
              int statementCount,
              boolean mayEndTransaction, boolean callEscape, List<String> calledFunctions,
-             List<List<String>> targetReferences, boolean changesDataOnly, boolean opaque, boolean preparesOnly, String createdTemporaryTable) {
+             List<List<String>> targetReferences, boolean changesDataOnly, boolean opaque, boolean preparesOnly,
+             String createdTemporaryTable, boolean outsideTransaction) {
         this.kind = kind;
         this.targetTables = List.copyOf(targetTables);
         this.transactionControl = transactionControl;
@@ -56,6 +58,7 @@ public final class Analysis {
         this.opaque = opaque;
         this.preparesOnly = preparesOnly;
         this.createdTemporaryTable = createdTemporaryTable;
+        this.outsideTransaction = outsideTransaction;
     }
 
     public StatementKind kind() {
@@ -174,9 +177,19 @@ public final class Analysis {
         return createdTemporaryTable;
     }
 
+    /**
+     * Whether the text is one statement that PostgreSQL runs only outside a transaction block ({@code VACUUM},
+     * {@code ALTER SYSTEM}, {@code REINDEX} of a schema, database or system or {@code CONCURRENTLY}, {@code CLUSTER}
+     * without a table): no guard can share its transaction, so it needs a token that is not stale, read without a
+     * lock, and runs on its own. What it runs (index expressions, for one) is not atomic with that check.
+     */
+    public boolean runsOutsideTransaction() {
+        return outsideTransaction;
+    }
+
     @Override
     public String toString() {
         return kind + (targetTables.isEmpty() ? "" : " " + targetTables) + (reason == null ? "" : " (" + reason + ")")
-                + (opaque ? " (opaque)" : "");
+                + (opaque ? " (opaque)" : "") + (outsideTransaction ? " (outside a transaction)" : "");
     }
 }

@@ -115,6 +115,12 @@ final class StatementRouter {
      *                since what a name means can change before a prepared or batched statement runs
      */
     Route route(String sql, Analysis analysis, boolean runsNow) throws SQLException {
+        String unfenceable = analysis.kind() == StatementKind.READ_ONLY
+                || analysis.kind() == StatementKind.SESSION_SETTING || analysis.kind() == StatementKind.MUTATION
+                ? catalog.unfenceableCall(analysis) : null;
+        if (unfenceable != null) {
+            refusals.refuse(Refusals.unfenceableFunction(unfenceable), sql);
+        }
         switch (analysis.kind()) {
             case READ_ONLY:
             case SESSION_SETTING:
@@ -147,7 +153,7 @@ final class StatementRouter {
                 if (analysis.targetTables().contains(sessionTableName)) {
                     refusals.refuseAlways(Refusals.protectedTable("session", sessionTableName), sql);
                 }
-                if (runsNow && reachesNothingShared(sql, analysis)) {
+                if (runsNow && (runsAlone(sql, analysis) || reachesNothingShared(sql, analysis))) {
                     return Route.PASS;
                 }
                 catalog.createdTemporaryTable(analysis.createdTemporaryTable());
@@ -179,6 +185,20 @@ final class StatementRouter {
     boolean reachesNothingShared(String sql, Analysis analysis) throws SQLException {
         if (analysis.kind() != StatementKind.MUTATION
                 || !analysis.preparesOnly() && !catalog.writesOnlyTemporaryTables(analysis)) {
+            return false;
+        }
+        refuseUnlessCurrent(sql);
+        return true;
+    }
+
+    /**
+     * Whether a mutation about to be sent is one PostgreSQL runs only outside a transaction block ({@code VACUUM},
+     * {@code ALTER SYSTEM}, ...): no guard can share its transaction, and a guard would only make the server refuse
+     * it ({@code 25001}). It needs a token that is not stale, read without a lock, and is sent on its own; what it
+     * runs is not atomic with that check (docs/limits.md). Call it right before sending.
+     */
+    private boolean runsAlone(String sql, Analysis analysis) throws SQLException {
+        if (!analysis.runsOutsideTransaction()) {
             return false;
         }
         refuseUnlessCurrent(sql);
@@ -292,7 +312,8 @@ final class StatementRouter {
 
     /** {@link #route(String, Analysis)} right before a prepared statement is sent (see {@link #reachesNothingShared}). */
     Route routeNow(String sql, Analysis analysis, Route prepared) throws SQLException {
-        return prepared == Route.GUARD && reachesNothingShared(sql, analysis) ? Route.PASS : prepared;
+        return prepared == Route.GUARD && (runsAlone(sql, analysis) || reachesNothingShared(sql, analysis))
+                ? Route.PASS : prepared;
     }
 
     /**
