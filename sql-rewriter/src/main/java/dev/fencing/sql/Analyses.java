@@ -79,6 +79,15 @@ final class Analyses {
                 List.of(), List.of(), false, false, true, null, 0);
     }
 
+    /**
+     * A statement PostgreSQL runs only outside a transaction block, so no guard can share its transaction (see
+     * {@link Analysis#runsOutsideTransaction()}).
+     */
+    static Analysis outsideTransaction() {
+        return new Analysis(StatementKind.MUTATION, List.of(), null, null, null, false, null, false, 1, false, false,
+                List.of(), List.of(), false, false, false, null, Analysis.Fact.RUNS_OUTSIDE_TRANSACTION.bit());
+    }
+
     /** The same analysis, as the creation of the temporary table {@code name}. */
     static Analysis createsTemporaryTable(Analysis a, String name) {
         return new Analysis(a.kind(), a.targetTables(), a.transactionControl(), a.settingName(), a.settingValue(),
@@ -106,8 +115,9 @@ final class Analyses {
                 a.createdTemporaryTable(), a.facts());
     }
 
-    /** The same analysis, with the facts (a set of {@link Analysis.Fact} bits) the text's tokens gave. */
-    static Analysis withFacts(Analysis a, int facts) {
+    /** The same analysis, with the facts (a set of {@link Analysis.Fact} bits) the text's tokens gave; the classifier's own fact, running outside a transaction, is kept. */
+    static Analysis withFacts(Analysis a, int tokenFacts) {
+        int facts = tokenFacts | a.facts() & Analysis.Fact.RUNS_OUTSIDE_TRANSACTION.bit();
         return facts == a.facts() ? a : new Analysis(a.kind(), a.targetTables(), a.transactionControl(),
                 a.settingName(), a.settingValue(), a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(),
                 a.mayEndTransaction(), a.isCallEscape(), a.calledFunctions(), a.targetReferences(),

@@ -29,7 +29,7 @@ public final class Analysis {
 
     /** Facts the analyzer derives from a text's tokens, for the driver's refusals. */
     enum Fact {
-        CHANGES_CLIENT_CHARSET, PREPARES_TRANSACTION, LOCKS_ROWS, NAMES_PROTECTED_TABLE;
+        CHANGES_CLIENT_CHARSET, PREPARES_TRANSACTION, LOCKS_ROWS, NAMES_PROTECTED_TABLE, RUNS_OUTSIDE_TRANSACTION;
 
         int bit() {
             return 1 << ordinal();
@@ -229,9 +229,19 @@ public final class Analysis {
         return has(Fact.NAMES_PROTECTED_TABLE);
     }
 
+    /**
+     * Whether the text is one statement that PostgreSQL runs only outside a transaction block ({@code VACUUM},
+     * {@code ALTER SYSTEM}, {@code REINDEX} of a schema, database or system or {@code CONCURRENTLY}, {@code CLUSTER}
+     * without a table): no guard can share its transaction, so it needs a token that is not stale, read without a
+     * lock, and runs on its own. What it runs (index expressions, for one) is not atomic with that check.
+     */
+    public boolean runsOutsideTransaction() {
+        return has(Fact.RUNS_OUTSIDE_TRANSACTION);
+    }
+
     @Override
     public String toString() {
         return kind + (targetTables.isEmpty() ? "" : " " + targetTables) + (reason == null ? "" : " (" + reason + ")")
-                + (opaque ? " (opaque)" : "");
+                + (opaque ? " (opaque)" : "") + (runsOutsideTransaction() ? " (outside a transaction)" : "");
     }
 }

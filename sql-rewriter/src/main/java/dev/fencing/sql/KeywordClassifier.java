@@ -16,12 +16,10 @@ final class KeywordClassifier {
     private static final Set<String> QUERY_STARTS = Set.of("SELECT", "VALUES", "TABLE", "EXPLAIN");
     private static final Set<String> SESSION_STARTS = Set.of("SET", "RESET", "SHOW", "DISCARD", "DEALLOCATE",
             "LISTEN", "UNLISTEN", "NOTIFY");
-    /**
-     * Statements that change no table's rows: maintenance (which PostgreSQL will not run inside a transaction
-     * block, so it could not run after a guard anyway) and cursor movement.
-     */
-    private static final Set<String> NO_DATA_STARTS = Set.of("VACUUM", "CLUSTER", "REINDEX", "CHECKPOINT", "FETCH",
-            "MOVE", "CLOSE");
+    /** Statements that change no table's rows and run no user code: a checkpoint and cursor movement. */
+    private static final Set<String> NO_DATA_STARTS = Set.of("CHECKPOINT", "FETCH", "MOVE", "CLOSE");
+    /** What {@code REINDEX} rebuilds that PostgreSQL will not rebuild inside a transaction block. */
+    private static final Set<String> REINDEX_OUTSIDE_TRANSACTION = Set.of("SCHEMA", "DATABASE", "SYSTEM");
     /**
      * MariaDB/MySQL's {@code RESET} forms that change the server, not the session: binary logs, replication, the
      * query cache, persisted variables.
@@ -58,6 +56,10 @@ final class KeywordClassifier {
         if (NO_DATA_STARTS.contains(first)) {
             return Analyses.readOnly(1, first.equals("FETCH"));
         }
+        if (first.equals("VACUUM") || first.equals("REINDEX") || first.equals("CLUSTER")
+                || first.equals("ALTER") && second.equals("SYSTEM")) {
+            return maintenance(tokens, first);
+        }
         if (writesAFile(tokens)) {
             return Analyses.mutation(List.of(), false, 1);
         }
@@ -93,6 +95,59 @@ final class KeywordClassifier {
             default:
                 return isCallEscape(tokens) ? Analyses.callEscape() : null;
         }
+    }
+
+    /**
+     * PostgreSQL's maintenance commands run user code: {@code REINDEX}, {@code CLUSTER} and {@code VACUUM} (with
+     * {@code FULL} or {@code ANALYZE}) evaluate index expressions and predicates, which may call a writing function
+     * however it is declared (found by review: an IMMUTABLE wrapper of a writer). They are writes. {@code VACUUM},
+     * {@code ALTER SYSTEM}, {@code REINDEX SCHEMA|DATABASE|SYSTEM}, any {@code REINDEX ... CONCURRENTLY} and a
+     * {@code CLUSTER} without a table run only outside a transaction block, where no guard can go with them.
+     */
+    private static Analysis maintenance(List<Token> tokens, String first) {
+        boolean outside;
+        switch (first) {
+            case "VACUUM":
+            case "ALTER":
+                outside = true;
+                break;
+            case "REINDEX":
+                outside = REINDEX_OUTSIDE_TRANSACTION.contains(word(tokens, afterOptions(tokens)))
+                        || containsWord(tokens, "CONCURRENTLY");
+                break;
+            default:
+                int name = afterOptions(tokens);
+                outside = (word(tokens, name).equals("VERBOSE") ? name + 1 : name) >= tokens.size();
+                break;
+        }
+        return outside ? Analyses.outsideTransaction() : Analyses.mutation(List.of(), false, 1);
+    }
+
+    /** Where a maintenance command's words start after its parenthesized options, if any (past the end if unclosed). */
+    private static int afterOptions(List<Token> tokens) {
+        if (tokens.size() < 2 || !tokens.get(1).isPunctuation('(')) {
+            return 1;
+        }
+        int closing = InnerStatements.closing(tokens, 1);
+        return closing < 0 ? tokens.size() : closing + 1;
+    }
+
+    /**
+     * PostgreSQL's {@code COPY ... FROM PROGRAM 'cmd'} and {@code COPY ... TO PROGRAM 'cmd'}: the server starts a
+     * program, which can start work of its own (a background writer, a client of this database) that outlives any
+     * guard's transaction. No token can fence that.
+     */
+    static boolean runsAProgram(List<Token> tokens) {
+        if (!word(tokens, 0).equals("COPY")) {
+            return false;
+        }
+        for (int i = 1; i + 1 < tokens.size(); i++) {
+            Token token = tokens.get(i);
+            if (token.depth() == 0 && (token.is("FROM") || token.is("TO")) && tokens.get(i + 1).is("PROGRAM")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -306,6 +306,10 @@ public final class SqlAnalyzer {
     }
 
     private Analysis classifyPart(Part part) {
+        if (KeywordClassifier.runsAProgram(part.tokens())) {
+            return Analyses.unguardable("COPY ... PROGRAM starts a program on the server, whose work can outlive the"
+                    + " guard's transaction: run it through the underlying driver", 1);
+        }
         InnerStatements.Inner inner = InnerStatements.find(part);
         if (inner != null) {
             return carried(inner);

@@ -330,12 +330,16 @@ class SqlAnalyzerTest {
         Analysis copyOut = pg.analyze("COPY (DELETE FROM t RETURNING *) TO STDOUT");
         assertEquals(StatementKind.MUTATION, copyOut.kind());
         assertEquals(List.of("t"), copyOut.targetTables());
-        assertEquals(StatementKind.MUTATION, pg.analyze("COPY t TO PROGRAM 'cat > /tmp/x'").kind(),
-                "writing a server file or running a program needs a token");
+        assertEquals(StatementKind.MUTATION, pg.analyze("COPY t TO '/tmp/x'").kind(),
+                "writing a server file needs a token");
+        for (String sql : new String[] {"COPY t TO PROGRAM 'cat > /tmp/x'", "copy t (a) from program 'echo 1'",
+            "COPY (SELECT 1) TO PROGRAM 'cat'", "COPY (DELETE FROM t RETURNING *) TO PROGRAM 'cat'"}) {
+            assertEquals(StatementKind.UNGUARDABLE, pg.analyze(sql).kind(),
+                    sql + ": a program can start work that outlives the guard");
+        }
+        assertEquals(List.of("program"), pg.analyze("COPY program FROM STDIN").targetTables());
         assertEquals(List.of("fencing_epoch"), pg.analyze("COPY fencing_epoch FROM STDIN").targetTables());
         assertTrue(pg.analyze("COPY t FROM '/tmp/t.csv'").changesDataOnly());
-        assertFalse(pg.analyze("COPY t FROM PROGRAM 'echo 1'").changesDataOnly(),
-                "a program run on the server is more than a change of rows: never exempt, never lock-free");
     }
 
     @Test
@@ -357,9 +361,8 @@ class SqlAnalyzerTest {
     }
 
     @Test
-    void maintenanceNotificationsAndCursorsChangeNoData_C5() {
-        for (String sql : new String[] {"VACUUM (ANALYZE) t", "CLUSTER t USING i", "REINDEX TABLE t", "CHECKPOINT",
-            "FETCH 10 FROM c", "MOVE LAST IN c", "CLOSE c"}) {
+    void checkpointNotificationsAndCursorsChangeNoData_C5() {
+        for (String sql : new String[] {"CHECKPOINT", "FETCH 10 FROM c", "MOVE LAST IN c", "CLOSE c"}) {
             assertEquals(StatementKind.READ_ONLY, pg.analyze(sql).kind(), sql);
         }
         assertEquals(StatementKind.SESSION_SETTING, pg.analyze("NOTIFY jobs, 'x'").kind());
@@ -368,6 +371,27 @@ class SqlAnalyzerTest {
         Analysis writingCursor = pg.analyze("DECLARE c CURSOR FOR WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d");
         assertEquals(List.of("t"), writingCursor.targetTables());
         assertTrue(pg.analyze("DECLARE c CURSOR FOR SELECT 1; garbage").isOpaque());
+    }
+
+    @Test
+    void maintenanceRunsUserCodeAndWhatRunsOutsideATransactionIsMarked_C10() {
+        for (String sql : new String[] {"CLUSTER t USING i", "cluster verbose t", "CLUSTER (VERBOSE) t",
+            "REINDEX TABLE t", "REINDEX (VERBOSE) INDEX i", "ANALYZE t", "REFRESH MATERIALIZED VIEW m"}) {
+            Analysis analysis = pg.analyze(sql);
+            assertEquals(StatementKind.MUTATION, analysis.kind(), sql);
+            assertFalse(analysis.runsOutsideTransaction(), sql + " runs in the guard's transaction");
+        }
+        for (String sql : new String[] {"VACUUM", "VACUUM (ANALYZE) t", "vacuum full t", "VACUUM (\"analyze\") t",
+            "CLUSTER", "CLUSTER VERBOSE", "CLUSTER (VERBOSE)", "REINDEX DATABASE d", "REINDEX (VERBOSE) SYSTEM d",
+            "REINDEX TABLE CONCURRENTLY t", "REINDEX (CONCURRENTLY) TABLE t", "REINDEX SCHEMA s",
+            "ALTER SYSTEM SET work_mem = '8MB'", "alter system reset all"}) {
+            Analysis analysis = pg.analyze(sql);
+            assertEquals(StatementKind.MUTATION, analysis.kind(), sql);
+            assertTrue(analysis.runsOutsideTransaction(), sql);
+        }
+        assertFalse(pg.analyze("VACUUM t; UPDATE t SET a = 1").runsOutsideTransaction(),
+                "several statements run in one transaction, where the server refuses VACUUM");
+        assertFalse(pg.analyze("ALTER TABLE t SET (fillfactor = 70)").runsOutsideTransaction());
     }
 
     @Test

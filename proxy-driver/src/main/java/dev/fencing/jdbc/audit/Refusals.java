@@ -126,6 +126,17 @@ public final class Refusals {
                 + " character set; set it in the URL");
     }
 
+    /**
+     * A call of a function whose work no guard can cover: another session or a background worker (dblink,
+     * pg_background). {@code name} is "" when the text spells it with Unicode escapes.
+     */
+    public static FencingRefusedException unfenceableFunction(String name) {
+        return cannotGuard((name.isEmpty() ? "a function named with Unicode escapes, which" : "the function " + name
+                + ", which") + " may do work outside the guard's transaction (open another session or a background"
+                + " worker: dblink, pg_background), where it could commit after a newer owner's mark: run it through"
+                + " the underlying driver");
+    }
+
     /** Two-phase commit under the session fence. */
     public static FencingRefusedException prepareTransactionUnderSessionFence() {
         return cannotGuard("PREPARE TRANSACTION with " + FencingProperty.GUARD.getName() + "=session: a prepared"

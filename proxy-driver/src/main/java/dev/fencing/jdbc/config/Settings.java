@@ -87,6 +87,7 @@ public final class Settings {
                 throw unknown(name);
             }
         }
+        ConnectTimeSql.refuse(targetUrl, target);
         return new Settings(targetUrl, target, values);
     }
 

@@ -64,6 +64,7 @@ public final class Catalog {
     private final Connection raw;
     private final Dialect dialect;
     private final WritingFunctions functions;
+    private final UnfenceableFunctions unfenceable;
     private final ExemptTables exempt;
     /** Own names (lower-cased) this connection created temporary tables under; see {@link #writesOnlyTemporaryTables}. */
     private final Set<String> temporaryNames = new HashSet<>();
@@ -72,6 +73,7 @@ public final class Catalog {
         this.raw = raw;
         this.dialect = dialect;
         this.functions = new WritingFunctions(raw, dialect);
+        this.unfenceable = new UnfenceableFunctions(raw, dialect);
         this.exempt = exempt;
     }
 
@@ -94,12 +96,21 @@ public final class Catalog {
             case MUTATION:
                 if (!analysis.changesDataOnly()) {
                     functions.forget();
+                    unfenceable.forget();
                     return true;
                 }
                 return !exempt.writesOnlyExempt(analysis) || functions.anyWrites(analysis.calledFunctions());
             default:
                 return false;
         }
+    }
+
+    /**
+     * A function {@code analysis} calls whose work no guard can cover (SPEC C10), or null: on PostgreSQL one of the
+     * extensions that open other sessions ({@code dblink}, {@code pg_background}). See {@link UnfenceableFunctions}.
+     */
+    public synchronized String unfenceableCall(Analysis analysis) throws SQLException {
+        return unfenceable.first(analysis.calledFunctions());
     }
 
     // ---- temporary tables ---------------------------------------------------------------------------------

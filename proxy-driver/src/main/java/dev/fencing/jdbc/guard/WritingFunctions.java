@@ -87,7 +87,7 @@ final class WritingFunctions {
         }
         boolean any = false;
         for (String name : unknown) {
-            boolean w = name.isEmpty() || writing.contains(key(name)) || writing.contains(name);
+            boolean w = name.isEmpty() || writing.contains(key(dialect, name)) || writing.contains(name);
             writes.put(name, w);
             any |= w;
         }
@@ -107,10 +107,10 @@ final class WritingFunctions {
                 continue;
             }
             candidates.add(name);
-            candidates.add(key(name));
-            if (dialect == Dialect.H2 && WRITING_H2.contains(key(name))
-                    || dialect == Dialect.MARIADB && WRITING_MARIADB.contains(key(name))) {
-                found.add(key(name));
+            candidates.add(key(dialect, name));
+            if (dialect == Dialect.H2 && WRITING_H2.contains(key(dialect, name))
+                    || dialect == Dialect.MARIADB && WRITING_MARIADB.contains(key(dialect, name))) {
+                found.add(key(dialect, name));
             }
         }
         if (candidates.isEmpty()) {
@@ -158,7 +158,7 @@ final class WritingFunctions {
      * A name as the catalog stores it when written unquoted: PostgreSQL folds ASCII letters to lower case; H2
      * and MariaDB are compared upper-cased.
      */
-    private String key(String name) {
+    static String key(Dialect dialect, String name) {
         if (dialect != Dialect.POSTGRESQL) {
             return name.toUpperCase(Locale.ROOT);
         }

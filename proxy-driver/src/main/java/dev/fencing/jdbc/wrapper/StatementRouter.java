@@ -124,6 +124,12 @@ final class StatementRouter {
             // read-only, before the statement it is asked for could admit it (SPEC C10).
             guard.admission().beforeStatement(tokens);
         }
+        String unfenceable = analysis.kind() == StatementKind.READ_ONLY
+                || analysis.kind() == StatementKind.SESSION_SETTING || analysis.kind() == StatementKind.MUTATION
+                ? catalog.unfenceableCall(analysis) : null;
+        if (unfenceable != null) {
+            refusals.refuse(Refusals.unfenceableFunction(unfenceable), sql);
+        }
         switch (analysis.kind()) {
             case READ_ONLY:
             case SESSION_SETTING:
@@ -154,7 +160,7 @@ final class StatementRouter {
                 if (analysis.targetTables().contains(sessionTableName)) {
                     refusals.refuseAlways(Refusals.protectedTable("session", sessionTableName), sql);
                 }
-                if (runsNow && reachesNothingShared(sql, analysis)) {
+                if (runsNow && (runsAlone(sql, analysis) || reachesNothingShared(sql, analysis))) {
                     return Route.PASS;
                 }
                 catalog.createdTemporaryTable(analysis.createdTemporaryTable());
@@ -219,6 +225,20 @@ final class StatementRouter {
     }
 
     /**
+     * Whether a mutation about to be sent is one PostgreSQL runs only outside a transaction block ({@code VACUUM},
+     * {@code ALTER SYSTEM}, ...): no guard can share its transaction, and a guard would only make the server refuse
+     * it ({@code 25001}). It needs a token that is not stale, read without a lock, and is sent on its own; what it
+     * runs is not atomic with that check (docs/limits.md). Call it right before sending.
+     */
+    private boolean runsAlone(String sql, Analysis analysis) throws SQLException {
+        if (!analysis.runsOutsideTransaction()) {
+            return false;
+        }
+        refuseUnlessCurrent(sql);
+        return true;
+    }
+
+    /**
      * For a statement that writes nothing shared ({@code PREPARE} of a write, a write to the session's temporary
      * tables): refuses a missing, invalid or stale token, reading the mark without a lock, which works in
      * {@code READ ONLY} transactions too.
@@ -275,7 +295,8 @@ final class StatementRouter {
 
     /** {@link #route(String, Analysis)} right before a prepared statement is sent (see {@link #reachesNothingShared}). */
     Route routeNow(String sql, Analysis analysis, Route prepared) throws SQLException {
-        return prepared == Route.GUARD && reachesNothingShared(sql, analysis) ? Route.PASS : prepared;
+        return prepared == Route.GUARD && (runsAlone(sql, analysis) || reachesNothingShared(sql, analysis))
+                ? Route.PASS : prepared;
     }
 
     /**
