@@ -12,14 +12,14 @@ import java.util.List;
 public final class EpochSql {
     /**
      * The SQLState the PostgreSQL guard function raises when the mark is above the token (stale); its DETAIL field
-     * is the mark. Only the guard raises it, ahead of the caller's text: the driver turns it into its stale refusal
-     * and it never reaches the caller as it is.
+     * is the mark, its HINT field the send's nonce. The driver turns it into its stale refusal only when the HINT
+     * is the nonce it sent: a caller's own error with this state is the caller's.
      */
     public static final String GUARD_STALE_STATE = "ZFG01";
 
     /**
      * The SQLState the PostgreSQL guard function raises when the mark is below the token or missing (behind): the
-     * mark must be raised first. Never reaches the caller as it is.
+     * mark must be raised first. Its HINT field is the send's nonce, as for {@link #GUARD_STALE_STATE}.
      */
     public static final String GUARD_BEHIND_STATE = "ZFG02";
 
@@ -46,6 +46,14 @@ public final class EpochSql {
      */
     public static final List<String> PROTECTION_NAMES = List.of("fencing_protect_", "fencing_no_truncate",
             "h2epochtrigger", "fencing_upd_", "fencing_del_", GUARD_FUNCTION_PREFIX);
+
+    /**
+     * The guard function's parameters: the resource, the token, and the send's nonce that its verdicts echo in HINT.
+     * A body that changes its parameters is a new function beside the old one, which stays for drivers before it.
+     */
+    private static final String GUARD_PARAMETERS = "(resource_name text, token bigint, nonce bigint)";
+    /** {@link #GUARD_PARAMETERS} as {@code regprocedure} spells the types. */
+    private static final String GUARD_SIGNATURE = "(text,bigint,bigint)";
 
     /** The PostgreSQL trigger function (created in the epoch table's schema) and the names of its two triggers. */
     private static final String PG_FUNCTION = "fencing_protect_mark";
@@ -93,14 +101,17 @@ public final class EpochSql {
      * transaction: it calls the epoch table's guard function ({@link #protect()} creates it), which share-locks the
      * epoch row when the mark equals the token and otherwise raises {@link #GUARD_STALE_STATE} (the mark is above the
      * token; the mark in the error's DETAIL) or {@link #GUARD_BEHIND_STATE} (below or missing), so nothing after it
-     * runs. {@code null} where the dialect has no single round trip for two statements.
+     * runs. Either error carries the send's nonce (its third parameter) in its HINT field: only the driver that
+     * sent the nonce knows it, so a caller's error raising the same state is never taken for the guard's verdict.
+     * {@code null} where the dialect has no single round trip for two statements.
      */
     public GuardedSql prefixGuard() {
         if (dialect != Dialect.POSTGRESQL) {
             return null;
         }
-        return new GuardedSql("SELECT " + guardFunction() + "(CAST(? AS pg_catalog.text), CAST(? AS pg_catalog.int8))",
-                List.of(GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN));
+        return new GuardedSql("SELECT " + guardFunction() + "(CAST(? AS pg_catalog.text), CAST(? AS pg_catalog.int8),"
+                + " CAST(? AS pg_catalog.int8))",
+                List.of(GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN, GuardedSql.Marker.NONCE));
     }
 
     /**
@@ -131,11 +142,11 @@ public final class EpochSql {
                 + " AND pg_advisory_xact_lock_shared(" + ADVISORY_CLASS + ", hashtext(resource)) IS NOT NULL FOR SHARE;\n"
                 + "  IF found_mark IS NULL THEN\n"
                 + "    RAISE EXCEPTION 'fencing: the high-water mark of resource % is below token %', resource_name, token"
-                + " USING ERRCODE = '" + GUARD_BEHIND_STATE + "';\n"
+                + " USING ERRCODE = '" + GUARD_BEHIND_STATE + "', HINT = CAST(nonce AS text);\n"
                 + "  ELSIF found_mark <> token THEN\n"
                 + "    RAISE EXCEPTION 'fencing: stale token % for resource %: the resource has accepted token %', token,"
                 + " resource_name, found_mark USING ERRCODE = '" + GUARD_STALE_STATE + "', DETAIL = CAST(found_mark AS"
-                + " text);\n"
+                + " text), HINT = CAST(nonce AS text);\n"
                 + "  END IF;\n"
                 + "  RETURN 1;\n"
                 + "END\n";
@@ -289,7 +300,7 @@ public final class EpochSql {
                         "CREATE OR REPLACE FUNCTION " + function + "() RETURNS trigger LANGUAGE plpgsql"
                                 + " SET search_path = pg_catalog AS $fencing$"
                                 + PG_FUNCTION_BODY + "$fencing$",
-                        "CREATE OR REPLACE FUNCTION " + guardFunction() + "(resource_name text, token bigint)"
+                        "CREATE OR REPLACE FUNCTION " + guardFunction() + GUARD_PARAMETERS
                                 + " RETURNS integer LANGUAGE plpgsql VOLATILE SECURITY INVOKER"
                                 + " SET search_path = pg_catalog AS $fencing$" + guardBody() + "$fencing$",
                         "CREATE OR REPLACE TRIGGER " + dialect.quoteExact(PG_ROW_TRIGGER) + " BEFORE UPDATE OR DELETE ON "
@@ -376,7 +387,7 @@ public final class EpochSql {
         String tableName = epochTable.storedTable(dialect);
         switch (dialect) {
             case POSTGRESQL:
-                return List.of(table, PG_FUNCTION_BODY, guardFunction() + "(text,bigint)", guardBody());
+                return List.of(table, PG_FUNCTION_BODY, guardFunction() + GUARD_SIGNATURE, guardBody());
             case H2:
                 return List.of(schema, tableName, H2_TRIGGER_CLASS, schema, tableName);
             case MARIADB:
