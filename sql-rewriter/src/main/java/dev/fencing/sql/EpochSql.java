@@ -33,6 +33,20 @@ public final class EpochSql {
     /** The first key of the fence's PostgreSQL advisory locks ("FENC"); the second is the resource's hash. */
     static final int ADVISORY_CLASS = 0x46454E43;
 
+    /**
+     * How long an advance waits for each lock (the resource's advisory lock, the epoch row) when the session's own
+     * {@code lock_timeout} is 0, in milliseconds: then it fails (55P03) naming who holds it.
+     */
+    public static final int ADVANCE_LOCK_TIMEOUT_MS = 30_000;
+
+    /**
+     * The savepoint a PostgreSQL advance is taken in, so a wait past its bound leaves the transaction usable to say
+     * who held it; {@link #ADVANCE_ROLLBACK} and {@link #ADVANCE_RELEASE} end it.
+     */
+    public static final String ADVANCE_SAVEPOINT = "SAVEPOINT fencing_advance";
+    public static final String ADVANCE_ROLLBACK = "ROLLBACK TO SAVEPOINT fencing_advance";
+    public static final String ADVANCE_RELEASE = "RELEASE SAVEPOINT fencing_advance";
+
     /** The H2 trigger class that protects the marks; H2 runs it in-process (an H2 server needs the jar). */
     public static final String H2_TRIGGER_CLASS = "dev.fencing.jdbc.H2EpochTrigger";
 
@@ -192,12 +206,43 @@ public final class EpochSql {
     }
 
     /**
-     * Taken before an advance, in its transaction: the resource's advisory lock in exclusive mode (see
-     * {@link #queueShared()}); parameter resource. {@code null} where the dialect needs none.
+     * Taken before an advance, in its transaction and after {@link #ADVANCE_SAVEPOINT}: bounds the advance's lock
+     * waits, then takes the resource's advisory lock in exclusive mode (see {@link #queueShared()}); parameter
+     * resource. The bound is the session's {@code lock_timeout}, or {@link #ADVANCE_LOCK_TIMEOUT_MS} when it is 0
+     * (wait forever), set for the transaction; the one row returned holds the {@code lock_timeout} in force before,
+     * in milliseconds, for {@link #advanceBoundRestore()}. The subquery (kept apart by {@code OFFSET 0}) yields its
+     * row, so sets the bound, before the lock is asked for. {@code null} where the dialect needs none.
      */
     public String advanceQueue() {
-        return dialect == Dialect.POSTGRESQL ? "SELECT pg_catalog.pg_advisory_xact_lock(" + ADVISORY_CLASS
-                + ", pg_catalog.hashtext(CAST(? AS text)))" : null;
+        return dialect == Dialect.POSTGRESQL ? "SELECT b.previous, pg_catalog.pg_advisory_xact_lock(" + ADVISORY_CLASS
+                + ", pg_catalog.hashtext(CAST(? AS text))) FROM (SELECT s.setting AS previous,"
+                + " pg_catalog.set_config('lock_timeout', CASE WHEN s.setting " + dialect.op("=") + " '0' THEN '"
+                + ADVANCE_LOCK_TIMEOUT_MS + "' ELSE s.setting END, true) AS bound FROM pg_catalog.pg_settings s"
+                + " WHERE s.name " + dialect.op("=") + " 'lock_timeout' OFFSET 0) b" : null;
+    }
+
+    /**
+     * After an advance that got its locks: the {@code lock_timeout} in force before {@link #advanceQueue()} again
+     * (for the rest of the caller's transaction); parameter the value it returned.
+     */
+    public String advanceBoundRestore() {
+        return "SELECT pg_catalog.set_config('lock_timeout', ?, true)";
+    }
+
+    /**
+     * After an advance that waited longer than its bound (and was rolled back to {@link #ADVANCE_SAVEPOINT}): the
+     * other sessions that hold what it waits for, the resource's advisory lock or the transaction that locks its
+     * epoch row, one row each (pid, application_name, usename, state); parameters resource, resource.
+     */
+    public String advanceHolders() {
+        String eq = dialect.op("=");
+        return "SELECT a.pid, a.application_name, a.usename, a.state FROM pg_catalog.pg_stat_activity a"
+                + " WHERE a.pid " + dialect.op("<>") + " pg_catalog.pg_backend_pid() AND a.pid IN (SELECT l.pid FROM"
+                + " pg_catalog.pg_locks l WHERE l.granted AND ((l.locktype " + eq + " 'advisory' AND l.classid " + eq
+                + " pg_catalog.oid(" + ADVISORY_CLASS + ") AND l.objid " + eq + " pg_catalog.oid(CAST(pg_catalog.hashtext("
+                + "CAST(? AS text)) AS bigint) " + dialect.op("&") + " 4294967295) AND l.objsubid " + eq + " 2)"
+                + " OR (l.locktype " + eq + " 'transactionid' AND l.transactionid " + eq + " (SELECT e.xmax FROM "
+                + table + " e WHERE e.resource " + eq + " ?)))) ORDER BY a.pid";
     }
 
     /**

@@ -310,14 +310,18 @@ public final class EpochGuard {
                 dev.fencing.jdbc.FencingSqlState.CANNOT_GUARD);
     }
 
-    /** Raises the mark to {@code token}; false when a concurrent first insert won the race and the caller should retry. */
+    /**
+     * Raises the mark to {@code token}; false when a concurrent first insert won the race and the caller should retry.
+     * Where the advance queues on an advisory lock first (PostgreSQL), its waits are bounded ({@link BoundedAdvance}).
+     */
     private boolean advance(String resource, long token) throws SQLException {
         if (sql.advanceQueue() != null) {
-            try (PreparedStatement queue = raw.prepareStatement(sql.advanceQueue())) {
-                queue.setString(1, resource);
-                queue.executeQuery().close();
-            }
+            return BoundedAdvance.run(raw, sql, resource, token, () -> raise(resource, token));
         }
+        return raise(resource, token);
+    }
+
+    private boolean raise(String resource, long token) throws SQLException {
         if (sql.advance() != null) {
             PreparedStatement upsert = advanceStatement();
             upsert.setString(1, resource);
