@@ -12,14 +12,14 @@ import java.util.List;
 public final class EpochSql {
     /**
      * The SQLState the PostgreSQL guard function raises when the mark is above the token (stale); its DETAIL field
-     * is the mark. Only the guard raises it, ahead of the caller's text: the driver turns it into its stale refusal
-     * and it never reaches the caller as it is.
+     * is the mark, its HINT field the send's nonce. The driver turns it into its stale refusal only when the HINT
+     * is the nonce it sent: a caller's own error with this state is the caller's.
      */
     public static final String GUARD_STALE_STATE = "ZFG01";
 
     /**
      * The SQLState the PostgreSQL guard function raises when the mark is below the token or missing (behind): the
-     * mark must be raised first. Never reaches the caller as it is.
+     * mark must be raised first. Its HINT field is the send's nonce, as for {@link #GUARD_STALE_STATE}.
      */
     public static final String GUARD_BEHIND_STATE = "ZFG02";
 
@@ -32,6 +32,20 @@ public final class EpochSql {
 
     /** The first key of the fence's PostgreSQL advisory locks ("FENC"); the second is the resource's hash. */
     static final int ADVISORY_CLASS = 0x46454E43;
+
+    /**
+     * How long an advance waits for each lock (the resource's advisory lock, the epoch row) when the session's own
+     * {@code lock_timeout} is 0, in milliseconds: then it fails (55P03) naming who holds it.
+     */
+    public static final int ADVANCE_LOCK_TIMEOUT_MS = 30_000;
+
+    /**
+     * The savepoint a PostgreSQL advance is taken in, so a wait past its bound leaves the transaction usable to say
+     * who held it; {@link #ADVANCE_ROLLBACK} and {@link #ADVANCE_RELEASE} end it.
+     */
+    public static final String ADVANCE_SAVEPOINT = "SAVEPOINT fencing_advance";
+    public static final String ADVANCE_ROLLBACK = "ROLLBACK TO SAVEPOINT fencing_advance";
+    public static final String ADVANCE_RELEASE = "RELEASE SAVEPOINT fencing_advance";
 
     /** The H2 trigger class that protects the marks; H2 runs it in-process (an H2 server needs the jar). */
     public static final String H2_TRIGGER_CLASS = "dev.fencing.jdbc.H2EpochTrigger";
@@ -46,6 +60,14 @@ public final class EpochSql {
      */
     public static final List<String> PROTECTION_NAMES = List.of("fencing_protect_", "fencing_no_truncate",
             "h2epochtrigger", "fencing_upd_", "fencing_del_", GUARD_FUNCTION_PREFIX);
+
+    /**
+     * The guard function's parameters: the resource, the token, and the send's nonce that its verdicts echo in HINT.
+     * A body that changes its parameters is a new function beside the old one, which stays for drivers before it.
+     */
+    private static final String GUARD_PARAMETERS = "(resource_name text, token bigint, nonce bigint)";
+    /** {@link #GUARD_PARAMETERS} as {@code regprocedure} spells the types. */
+    private static final String GUARD_SIGNATURE = "(text,bigint,bigint)";
 
     /** The PostgreSQL trigger function (created in the epoch table's schema) and the names of its two triggers. */
     private static final String PG_FUNCTION = "fencing_protect_mark";
@@ -93,14 +115,17 @@ public final class EpochSql {
      * transaction: it calls the epoch table's guard function ({@link #protect()} creates it), which share-locks the
      * epoch row when the mark equals the token and otherwise raises {@link #GUARD_STALE_STATE} (the mark is above the
      * token; the mark in the error's DETAIL) or {@link #GUARD_BEHIND_STATE} (below or missing), so nothing after it
-     * runs. {@code null} where the dialect has no single round trip for two statements.
+     * runs. Either error carries the send's nonce (its third parameter) in its HINT field: only the driver that
+     * sent the nonce knows it, so a caller's error raising the same state is never taken for the guard's verdict.
+     * {@code null} where the dialect has no single round trip for two statements.
      */
     public GuardedSql prefixGuard() {
         if (dialect != Dialect.POSTGRESQL) {
             return null;
         }
-        return new GuardedSql("SELECT " + guardFunction() + "(CAST(? AS pg_catalog.text), CAST(? AS pg_catalog.int8))",
-                List.of(GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN));
+        return new GuardedSql("SELECT " + guardFunction() + "(CAST(? AS pg_catalog.text), CAST(? AS pg_catalog.int8),"
+                + " CAST(? AS pg_catalog.int8))",
+                List.of(GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN, GuardedSql.Marker.NONCE));
     }
 
     /**
@@ -131,11 +156,11 @@ public final class EpochSql {
                 + " AND pg_advisory_xact_lock_shared(" + ADVISORY_CLASS + ", hashtext(resource)) IS NOT NULL FOR SHARE;\n"
                 + "  IF found_mark IS NULL THEN\n"
                 + "    RAISE EXCEPTION 'fencing: the high-water mark of resource % is below token %', resource_name, token"
-                + " USING ERRCODE = '" + GUARD_BEHIND_STATE + "';\n"
+                + " USING ERRCODE = '" + GUARD_BEHIND_STATE + "', HINT = CAST(nonce AS text);\n"
                 + "  ELSIF found_mark <> token THEN\n"
                 + "    RAISE EXCEPTION 'fencing: stale token % for resource %: the resource has accepted token %', token,"
                 + " resource_name, found_mark USING ERRCODE = '" + GUARD_STALE_STATE + "', DETAIL = CAST(found_mark AS"
-                + " text);\n"
+                + " text), HINT = CAST(nonce AS text);\n"
                 + "  END IF;\n"
                 + "  RETURN 1;\n"
                 + "END\n";
@@ -191,12 +216,43 @@ public final class EpochSql {
     }
 
     /**
-     * Taken before an advance, in its transaction: the resource's advisory lock in exclusive mode (see
-     * {@link #queueShared()}); parameter resource. {@code null} where the dialect needs none.
+     * Taken before an advance, in its transaction and after {@link #ADVANCE_SAVEPOINT}: bounds the advance's lock
+     * waits, then takes the resource's advisory lock in exclusive mode (see {@link #queueShared()}); parameter
+     * resource. The bound is the session's {@code lock_timeout}, or {@link #ADVANCE_LOCK_TIMEOUT_MS} when it is 0
+     * (wait forever), set for the transaction; the one row returned holds the {@code lock_timeout} in force before,
+     * in milliseconds, for {@link #advanceBoundRestore()}. The subquery (kept apart by {@code OFFSET 0}) yields its
+     * row, so sets the bound, before the lock is asked for. {@code null} where the dialect needs none.
      */
     public String advanceQueue() {
-        return dialect == Dialect.POSTGRESQL ? "SELECT pg_catalog.pg_advisory_xact_lock(" + ADVISORY_CLASS
-                + ", pg_catalog.hashtext(CAST(? AS text)))" : null;
+        return dialect == Dialect.POSTGRESQL ? "SELECT b.previous, pg_catalog.pg_advisory_xact_lock(" + ADVISORY_CLASS
+                + ", pg_catalog.hashtext(CAST(? AS text))) FROM (SELECT s.setting AS previous,"
+                + " pg_catalog.set_config('lock_timeout', CASE WHEN s.setting " + dialect.op("=") + " '0' THEN '"
+                + ADVANCE_LOCK_TIMEOUT_MS + "' ELSE s.setting END, true) AS bound FROM pg_catalog.pg_settings s"
+                + " WHERE s.name " + dialect.op("=") + " 'lock_timeout' OFFSET 0) b" : null;
+    }
+
+    /**
+     * After an advance that got its locks: the {@code lock_timeout} in force before {@link #advanceQueue()} again
+     * (for the rest of the caller's transaction); parameter the value it returned.
+     */
+    public String advanceBoundRestore() {
+        return "SELECT pg_catalog.set_config('lock_timeout', ?, true)";
+    }
+
+    /**
+     * After an advance that waited longer than its bound (and was rolled back to {@link #ADVANCE_SAVEPOINT}): the
+     * other sessions that hold what it waits for, the resource's advisory lock or the transaction that locks its
+     * epoch row, one row each (pid, application_name, usename, state); parameters resource, resource.
+     */
+    public String advanceHolders() {
+        String eq = dialect.op("=");
+        return "SELECT a.pid, a.application_name, a.usename, a.state FROM pg_catalog.pg_stat_activity a"
+                + " WHERE a.pid " + dialect.op("<>") + " pg_catalog.pg_backend_pid() AND a.pid IN (SELECT l.pid FROM"
+                + " pg_catalog.pg_locks l WHERE l.granted AND ((l.locktype " + eq + " 'advisory' AND l.classid " + eq
+                + " pg_catalog.oid(" + ADVISORY_CLASS + ") AND l.objid " + eq + " pg_catalog.oid(CAST(pg_catalog.hashtext("
+                + "CAST(? AS text)) AS bigint) " + dialect.op("&") + " 4294967295) AND l.objsubid " + eq + " 2)"
+                + " OR (l.locktype " + eq + " 'transactionid' AND l.transactionid " + eq + " (SELECT e.xmax FROM "
+                + table + " e WHERE e.resource " + eq + " ?)))) ORDER BY a.pid";
     }
 
     /**
@@ -299,7 +355,7 @@ public final class EpochSql {
                         "CREATE OR REPLACE FUNCTION " + function + "() RETURNS trigger LANGUAGE plpgsql"
                                 + " SET search_path = pg_catalog AS $fencing$"
                                 + PG_FUNCTION_BODY + "$fencing$",
-                        "CREATE OR REPLACE FUNCTION " + guardFunction() + "(resource_name text, token bigint)"
+                        "CREATE OR REPLACE FUNCTION " + guardFunction() + GUARD_PARAMETERS
                                 + " RETURNS integer LANGUAGE plpgsql VOLATILE SECURITY INVOKER"
                                 + " SET search_path = pg_catalog AS $fencing$" + guardBody() + "$fencing$",
                         "CREATE OR REPLACE TRIGGER " + dialect.quoteExact(PG_ROW_TRIGGER) + " BEFORE UPDATE OR DELETE ON "
@@ -386,7 +442,7 @@ public final class EpochSql {
         String tableName = epochTable.storedTable(dialect);
         switch (dialect) {
             case POSTGRESQL:
-                return List.of(table, PG_FUNCTION_BODY, guardFunction() + "(text,bigint)", guardBody());
+                return List.of(table, PG_FUNCTION_BODY, guardFunction() + GUARD_SIGNATURE, guardBody());
             case H2:
                 return List.of(schema, tableName, H2_TRIGGER_CLASS, schema, tableName);
             case MARIADB:

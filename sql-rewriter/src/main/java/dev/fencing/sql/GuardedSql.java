@@ -9,8 +9,8 @@ import java.util.List;
  * plain {@code Statement}s.
  */
 public final class GuardedSql {
-    /** What one {@code ?} marker of the guard stands for. */
-    public enum Marker { RESOURCE, TOKEN }
+    /** What one {@code ?} marker of the guard stands for: the nonce is the send's own (see {@link EpochSql#prefixGuard()}). */
+    public enum Marker { RESOURCE, TOKEN, NONCE }
 
     private final String sql;
     private final List<Marker> markers;
@@ -79,21 +79,21 @@ public final class GuardedSql {
     }
 
     /**
-     * The guard with the resource and token written as literals, for plain {@code Statement}s that have no
+     * The guard with the resource, token and nonce written as literals, for plain {@code Statement}s that have no
      * parameters. The resource must be a valid {@link ResourceName} (see {@link #appendStringLiteral}); the token
-     * is a number.
+     * and the nonce are numbers.
      *
      * @throws IllegalArgumentException when {@code resource} is not a valid resource name
      */
-    public String withLiterals(String resource, long token) {
+    public String withLiterals(String resource, long token, long nonce) {
         StringBuilder out = new StringBuilder(sql.length() + 2 * resource.length() + 48);
         int from = 0;
         for (int i = 0; i < offsets.length; i++) {
             out.append(sql, from, offsets[i]);
-            if (markers.get(i) == Marker.RESOURCE) {
-                appendStringLiteral(out, resource);
-            } else {
-                out.append(token);
+            switch (markers.get(i)) {
+                case RESOURCE -> appendStringLiteral(out, resource);
+                case TOKEN -> out.append(token);
+                case NONCE -> out.append(nonce);
             }
             from = offsets[i] + 1;
         }

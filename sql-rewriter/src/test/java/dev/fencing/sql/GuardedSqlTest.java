@@ -17,9 +17,11 @@ class GuardedSqlTest {
     @Test
     void thePrefixGuardCallsTheTablesGuardFunctionWithTypedArguments_C9() {
         GuardedSql guard = pg.prefixGuard();
-        assertEquals(List.of(GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN), guard.markers());
+        assertEquals(List.of(GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN, GuardedSql.Marker.NONCE),
+                guard.markers());
         assertEquals("SELECT \"fencing_guard_fencing_epoch\"(CAST('billing-shard-3' AS pg_catalog.text),"
-                + " CAST(42 AS pg_catalog.int8))", guard.withLiterals("billing-shard-3", 42),
+                + " CAST(42 AS pg_catalog.int8), CAST(9001 AS pg_catalog.int8))",
+                guard.withLiterals("billing-shard-3", 42, 9001),
                 "pg_catalog's types, whatever the session's search_path");
         EpochSql qualified = new EpochSql(Dialect.POSTGRESQL, EpochTable.resolved("app", "fencing_epoch"));
         assertTrue(qualified.prefixGuard().sql().startsWith("SELECT \"app\".\"fencing_guard_fencing_epoch\"("),
@@ -46,20 +48,21 @@ class GuardedSqlTest {
         EpochSql qualified = new EpochSql(Dialect.POSTGRESQL, EpochTable.resolved("app", "fencing_epoch"));
         String create = qualified.protect().stream().filter(s -> s.contains("fencing_guard_")).findFirst().orElseThrow();
         assertTrue(create.startsWith("CREATE OR REPLACE FUNCTION \"app\".\"fencing_guard_fencing_epoch\"(resource_name"
-                + " text, token bigint) RETURNS integer LANGUAGE plpgsql VOLATILE SECURITY INVOKER SET search_path ="
+                + " text, token bigint, nonce bigint) RETURNS integer LANGUAGE plpgsql VOLATILE SECURITY INVOKER SET search_path ="
                 + " pg_catalog"), create);
         assertTrue(create.contains("USING ERRCODE = '" + EpochSql.GUARD_STALE_STATE + "', DETAIL = CAST(found_mark AS"
-                + " text)") && create.contains("USING ERRCODE = '" + EpochSql.GUARD_BEHIND_STATE + "'"), create);
+                + " text), HINT = CAST(nonce AS text)") && create.contains("USING ERRCODE = '"
+                + EpochSql.GUARD_BEHIND_STATE + "', HINT = CAST(nonce AS text)"), "both verdicts echo the nonce: " + create);
         assertTrue(create.contains("FOR SHARE"), create);
         long markers = qualified.protectionCheck().chars().filter(c -> c == '?').count();
         assertEquals(qualified.protectionParameters().size(), markers, "one parameter per marker of the check");
-        assertTrue(qualified.protectionParameters().contains("\"app\".\"fencing_guard_fencing_epoch\"(text,bigint)"));
+        assertTrue(qualified.protectionParameters().contains("\"app\".\"fencing_guard_fencing_epoch\"(text,bigint,bigint)"));
         assertTrue(EpochSql.PROTECTION_NAMES.contains("fencing_guard_"), "DDL on the guard function writes the fence");
     }
 
     @Test
     void theSentTextIsProvedToBeTheGuardThenTheCallersTextUnchanged_C8() {
-        String guard = pg.prefixGuard().withLiterals("r", 7);
+        String guard = pg.prefixGuard().withLiterals("r", 7, 3);
         String text = "INSERT INTO t (f2[1], f3.if1) VALUES (?, E'it\\'s'); -- the caller's own comment";
         String sent = GuardedSql.ahead(guard, text);
         assertEquals(guard + ";" + text, sent);
@@ -90,7 +93,7 @@ class GuardedSqlTest {
         // Quoting for one session's rules is not enough: with standard_conforming_strings=off (or on MariaDB)
         // a backslash escapes the quote that doubling added, so nothing but the safe characters is written.
         for (String crafted : new String[] {"o'brien", "x\\' OR true --", "a\\b", "caf\u00e9", "a b", "", "\u02bc"}) {
-            assertThrows(IllegalArgumentException.class, () -> guard.withLiterals(crafted, 42), crafted);
+            assertThrows(IllegalArgumentException.class, () -> guard.withLiterals(crafted, 42, 1), crafted);
         }
     }
 

@@ -4,6 +4,9 @@ import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.jdbc.FencingSqlState;
 
+import java.sql.SQLException;
+import java.util.List;
+
 /** Builds every refusal the fence raises, so their wording and SQLStates stay in one place. */
 public final class Refusals {
     private Refusals() {
@@ -88,6 +91,22 @@ public final class Refusals {
                 FencingSqlState.INVALID_TOKEN, resource, 0, -1);
         refusal.initCause(server);
         return refusal;
+    }
+
+    /**
+     * An advance waited for a lock longer than its bound ({@code lock_timeout}, or {@code defaultBoundMs} when the
+     * session's is 0): PostgreSQL's own {@code 55P03}, which callers may retry, naming the sessions that held it.
+     */
+    public static SQLException advanceHeldOff(String resource, long token, int defaultBoundMs, List<String> holders,
+                                              SQLException cause) {
+        SQLException e = new SQLException("fencing: the epoch of resource '" + resource + "' could not be advanced to"
+                + " token " + token + ": a lock it waits for (the resource's advisory lock or its epoch row) was held"
+                + " longer than lock_timeout (" + defaultBoundMs + " ms when the session's is 0) by "
+                + (holders.isEmpty() ? "a session that has let it go since" : String.join(", ", holders))
+                + "; nothing was changed. End that session's transaction (or the session), then retry",
+                SqlStates.LOCK_NOT_AVAILABLE);
+        e.initCause(cause);
+        return e;
     }
 
     public static FencingRefusedException notIssued(String resource, long token, long issued) {

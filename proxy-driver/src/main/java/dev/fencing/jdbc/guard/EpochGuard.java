@@ -9,6 +9,7 @@ import dev.fencing.sql.EpochSql;
 import dev.fencing.sql.ReadOnlySql;
 import dev.fencing.sql.SessionFenceSql;
 
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -38,11 +39,11 @@ public final class EpochGuard {
     /** One statement execution as the guard drives it. */
     public interface Call<T> {
         /**
-         * Runs the caller's text with the guard statement ahead of it in the same text; the guard's failure comes
-         * back as the {@link SQLException} the database raised (see {@link GuardFailure}). Only called when the
-         * statement was declared {@code prefixable}.
+         * Runs the caller's text with the guard statement ahead of it in the same text, {@code nonce} as the guard's
+         * last parameter; the guard's failure comes back as the {@link SQLException} the database raised, carrying
+         * the nonce (see {@link GuardFailure}). Only called when the statement was declared {@code prefixable}.
          */
-        T withGuard(String resource, long token) throws SQLException;
+        T withGuard(String resource, long token, long nonce) throws SQLException;
 
         /** Runs the caller's statement as the underlying driver would, untouched. */
         T untouched() throws SQLException;
@@ -56,6 +57,8 @@ public final class EpochGuard {
     private final Admission admission;
     /** The session fence ({@code fencing.guard=session}), or {@code null} when every mutation carries its guard. */
     private final SessionFence sessions;
+    /** Draws each prefix guard's nonce: unpredictable, so no caller's error can carry the one a send is waiting for. */
+    private final SecureRandom nonces = new SecureRandom();
     /** Marks this connection saw committed, per resource; only chooses the form of the guard. */
     private final Map<String, Long> committedMarks = new HashMap<>(4);
     /** Marks the current transaction has locked at, per resource: committed marks once it commits. */
@@ -106,12 +109,13 @@ public final class EpochGuard {
         }
         if (!probe.inTransaction()) {
             if (prefixable && repeatable) {
+                long nonce = nonce();
                 try {
-                    T result = call.withGuard(resource, token);
+                    T result = call.withGuard(resource, token, nonce);
                     committedMarks.put(resource, token);
                     return result;
                 } catch (SQLException e) {
-                    GuardFailure failure = GuardFailure.of(e);
+                    GuardFailure failure = GuardFailure.of(e, nonce);
                     if (failure == null) {
                         throw e;
                     }
@@ -135,12 +139,13 @@ public final class EpochGuard {
             // Advance (or check) without failing, so a new epoch does not abort the caller's transaction.
             lock(resource, token);
         }
+        long nonce = nonce();
         try {
-            T result = call.withGuard(resource, token);
+            T result = call.withGuard(resource, token, nonce);
             pendingMarks.put(resource, token);
             return result;
         } catch (SQLException e) {
-            GuardFailure failure = GuardFailure.of(e);
+            GuardFailure failure = GuardFailure.of(e, nonce);
             if (failure == null) {
                 throw e;
             }
@@ -223,7 +228,7 @@ public final class EpochGuard {
             if (resource != null) {
                 lock(resource, token);
             }
-            T result = prefixable ? call.withGuard(resource, token) : call.untouched();
+            T result = prefixable ? call.withGuard(resource, token, nonce()) : call.untouched();
             if (bySql) {
                 transactionControl().execute("COMMIT AND NO CHAIN NO RELEASE");
             } else {
@@ -269,6 +274,11 @@ public final class EpochGuard {
             transactionControl = raw.createStatement();
         }
         return transactionControl;
+    }
+
+    /** A fresh nonce for one send of the prefix guard: 63 random bits. */
+    private long nonce() {
+        return nonces.nextLong() & Long.MAX_VALUE;
     }
 
     private boolean knownCurrent(String resource, long token) {
@@ -369,14 +379,18 @@ public final class EpochGuard {
         }
     }
 
-    /** Raises the mark to {@code token}; false when a concurrent first insert won the race and the caller should retry. */
+    /**
+     * Raises the mark to {@code token}; false when a concurrent first insert won the race and the caller should retry.
+     * Where the advance queues on an advisory lock first (PostgreSQL), its waits are bounded ({@link BoundedAdvance}).
+     */
     private boolean advance(String resource, long token) throws SQLException {
         if (sql.advanceQueue() != null) {
-            try (PreparedStatement queue = raw.prepareStatement(sql.advanceQueue())) {
-                queue.setString(1, resource);
-                queue.executeQuery().close();
-            }
+            return BoundedAdvance.run(raw, sql, resource, token, () -> raise(resource, token));
         }
+        return raise(resource, token);
+    }
+
+    private boolean raise(String resource, long token) throws SQLException {
         if (sql.advance() != null) {
             PreparedStatement upsert = advanceStatement();
             upsert.setString(1, resource);

@@ -58,22 +58,23 @@ final class FencedExecution {
 
     /**
      * The guard of one execution as a statement class puts it ahead of its text: written as literals (a plain
-     * {@code Statement}) or bound to the guard's markers, the caller's parameters shifted behind them.
+     * {@code Statement}) or bound to the guard's markers, the caller's parameters shifted behind them; {@code nonce}
+     * is this send's own, which the guard's verdicts echo.
      */
-    record GuardAhead(GuardedSql guard, String resource, long token) {
+    record GuardAhead(GuardedSql guard, String resource, long token, long nonce) {
         /** The text to send for {@code sql}: the guard with its values written in, then the caller's text. */
         String withLiterals(String sql) throws SQLException {
-            return joined(guard.withLiterals(resource, token), sql);
+            return joined(guard.withLiterals(resource, token, nonce), sql);
         }
 
         /** Binds the guard's markers of {@code statement}; returns how far the caller's parameters move. */
         int bind(PreparedStatement statement) throws SQLException {
             List<GuardedSql.Marker> markers = guard.markers();
             for (int i = 0; i < markers.size(); i++) {
-                if (markers.get(i) == GuardedSql.Marker.RESOURCE) {
-                    statement.setString(i + 1, resource);
-                } else {
-                    statement.setLong(i + 1, token);
+                switch (markers.get(i)) {
+                    case RESOURCE -> statement.setString(i + 1, resource);
+                    case TOKEN -> statement.setLong(i + 1, token);
+                    case NONCE -> statement.setLong(i + 1, nonce);
                 }
             }
             return markers.size();
@@ -189,7 +190,7 @@ final class FencedExecution {
     private static <T> EpochGuard.Call<T> untouched(Action<T> action) {
         return new EpochGuard.Call<>() {
             @Override
-            public T withGuard(String resource, long token) {
+            public T withGuard(String resource, long token, long nonce) {
                 throw new IllegalStateException("an action cannot carry a guard statement");
             }
 
@@ -222,8 +223,8 @@ final class FencedExecution {
     private Object guarded(String sql, boolean prefixable, Send send) throws SQLException {
         return fence(sql, prefixable, send.repeatable(), new EpochGuard.Call<>() {
             @Override
-            public Object withGuard(String resource, long token) throws SQLException {
-                return send.withGuardAhead(new GuardAhead(prefixGuard, resource, token));
+            public Object withGuard(String resource, long token, long nonce) throws SQLException {
+                return send.withGuardAhead(new GuardAhead(prefixGuard, resource, token, nonce));
             }
 
             @Override

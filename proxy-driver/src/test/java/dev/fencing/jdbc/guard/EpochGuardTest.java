@@ -16,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.function.LongFunction;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -51,18 +52,21 @@ class EpochGuardTest {
         raw.close();
     }
 
-    /** A statement as the guard drives it: counts each form sent; the prefix guard's failures are queued. */
+    /**
+     * A statement as the guard drives it: counts each form sent; the prefix guard's failures are queued, each made
+     * from the nonce of the send it fails.
+     */
     private static final class Call implements EpochGuard.Call<String> {
-        final Deque<SQLException> guardFailures = new ArrayDeque<>();
+        final Deque<LongFunction<SQLException>> guardFailures = new ArrayDeque<>();
         int withGuard;
         int untouched;
 
         @Override
-        public String withGuard(String resource, long token) throws SQLException {
+        public String withGuard(String resource, long token, long nonce) throws SQLException {
             withGuard++;
-            SQLException failure = guardFailures.poll();
+            LongFunction<SQLException> failure = guardFailures.poll();
             if (failure != null) {
-                throw failure;
+                throw failure.apply(nonce);
             }
             return "guarded";
         }
@@ -114,7 +118,7 @@ class EpochGuardTest {
     void thePrefixGuardsStaleVerdictIsTheStaleRefusalWithTheMarkItCarries_C2() throws SQLException {
         markAt(9);
         Call call = new Call();
-        call.guardFailures.add(GuardFailureTest.guardError(EpochSql.GUARD_STALE_STATE, "9"));
+        call.guardFailures.add(nonce -> GuardFailureTest.guardError(EpochSql.GUARD_STALE_STATE, "9", nonce));
         FencingRefusedException refused = assertThrows(FencingRefusedException.class,
                 () -> guard.run("r", 5, true, true, call));
         assertEquals(FencingSqlState.STALE_TOKEN, refused.getSQLState());
@@ -127,7 +131,7 @@ class EpochGuardTest {
     void thePrefixGuardsBehindVerdictAdvancesInADriverTransactionAndSendsOnceMore_C2() throws SQLException {
         markAt(3);
         Call call = new Call();
-        call.guardFailures.add(GuardFailureTest.guardError(EpochSql.GUARD_BEHIND_STATE, null));
+        call.guardFailures.add(nonce -> GuardFailureTest.guardError(EpochSql.GUARD_BEHIND_STATE, null, nonce));
         assertEquals("guarded", guard.run("r", 5, true, true, call));
         assertEquals(2, call.withGuard, "the first send failed whole at its guard; the second ran after the advance");
         assertEquals(5, guard.readMark("r"));
@@ -140,11 +144,32 @@ class EpochGuardTest {
         Call call = new Call();
         SQLException own = new SQLException("invalid input syntax for type integer: \"fencing_guard_failed stale 9\"",
                 "22P02");
-        call.guardFailures.add(own);
+        call.guardFailures.add(nonce -> own);
         assertSame(own, assertThrows(SQLException.class, () -> guard.run("r", 5, true, true, call)),
                 "neither its state nor its message makes the caller's error a verdict of the guard");
         assertEquals(1, call.withGuard);
         assertEquals(5, guard.readMark("r"));
+    }
+
+    @Test
+    void theGuardsStatesWithoutTheSendsNonceAreTheCallersErrorsSentOnce_C10_C8() throws SQLException {
+        markAt(5);
+        for (boolean inTransaction : new boolean[]{false, true}) {
+            raw.setAutoCommit(!inTransaction);
+            for (String state : new String[]{EpochSql.GUARD_BEHIND_STATE, EpochSql.GUARD_STALE_STATE}) {
+                Call call = new Call();
+                SQLException own = GuardFailureTest.guardError(state, "9", 12345);
+                call.guardFailures.add(nonce -> own);
+                assertSame(own, assertThrows(SQLException.class, () -> guard.run("r", 5, true, true, call)),
+                        "a caller's error with the guard's state but not this send's nonce comes back as it is");
+                assertEquals(1, call.withGuard, "never sent a second time");
+                assertEquals(0, call.untouched);
+                assertEquals(5, guard.readMark("r"));
+            }
+            if (inTransaction) {
+                raw.rollback();
+            }
+        }
     }
 
     @Test
@@ -161,7 +186,7 @@ class EpochGuardTest {
         markAt(5);
         raw.setAutoCommit(false);
         Call call = new Call();
-        call.guardFailures.add(GuardFailureTest.guardError(EpochSql.GUARD_BEHIND_STATE, null));
+        call.guardFailures.add(nonce -> GuardFailureTest.guardError(EpochSql.GUARD_BEHIND_STATE, null, nonce));
         FencingRefusedException refused = assertThrows(FencingRefusedException.class,
                 () -> guard.run("r", 5, true, true, call));
         assertEquals(FencingSqlState.CANNOT_GUARD, refused.getSQLState());
