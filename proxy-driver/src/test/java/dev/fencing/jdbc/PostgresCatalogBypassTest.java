@@ -44,7 +44,7 @@ class PostgresCatalogBypassTest extends CatalogBypassTest {
     }
 
     @Test
-    void setvalNeedsATokenAndNextvalStaysADocumentedLimit_C9() throws Exception {
+    void setvalAndNextvalNeedACurrentToken_C9_C10() throws Exception {
         String sequence = table + "_seq";
         TestDatabase.exec(raw, "CREATE SEQUENCE " + sequence);
         assertRefused("setval", c -> c.createStatement().executeQuery("SELECT setval('" + sequence + "', 100)"));
@@ -53,7 +53,9 @@ class PostgresCatalogBypassTest extends CatalogBypassTest {
             assertEquals(List.of("100"), column(s.executeQuery("SELECT setval('" + sequence + "', 100)")));
         }
         assertEquals(100, sequenceValue(sequence));
-        try (Connection c = connect(0); Statement s = c.createStatement()) {
+        assertRefused("nextval", c -> c.createStatement().executeQuery("SELECT nextval('" + sequence + "')"));
+        assertEquals(100, sequenceValue(sequence), "a sequence does not move in read-only work");
+        try (Connection c = connect(HIGH_WATER_MARK); Statement s = c.createStatement()) {
             assertEquals(List.of("101"), column(s.executeQuery("SELECT nextval('" + sequence + "')")));
         }
     }

@@ -57,10 +57,6 @@ class PostgresLocalTokenTest extends LocalTokenTest {
             assertThrows(SQLException.class, c::commit);
             return 0;
         });
-        endings.put("ROLLBACK TO a savepoint taken before the SET LOCAL", (c, s) -> {
-            s.execute("ROLLBACK TO SAVEPOINT before_local");
-            return 0;
-        });
         return endings;
     }
 
@@ -72,7 +68,6 @@ class PostgresLocalTokenTest extends LocalTokenTest {
             for (Map.Entry<String, Ending> ending : endings().entrySet()) {
                 try (Connection c = connect(); Statement s = c.createStatement()) {
                     c.setAutoCommit(false);
-                    s.execute("SAVEPOINT before_local");
                     s.execute("SET LOCAL fencing.token = 5");
                     assertEquals(OptionalLong.of(5), c.unwrap(FencedConnection.class).getFencingToken());
                     assertEquals(1, add(s, 1), ending.getKey());
@@ -89,6 +84,26 @@ class PostgresLocalTokenTest extends LocalTokenTest {
         } finally {
             TestDatabase.exec(raw, "DROP TABLE " + table + "_d");
         }
+    }
+
+    /**
+     * SPEC C10: the transaction is admitted by the token in force before its first query; a savepoint before the
+     * {@code SET LOCAL} left it read-only (PostgreSQL cannot make a subtransaction read-write), so its write is
+     * refused, and rolling back to the savepoint ends the local token.
+     */
+    @Test
+    void aLocalTokenAfterASavepointCannotAdmitTheTransaction_C10() throws Exception {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            s.execute("SAVEPOINT before_local");
+            s.execute("SET LOCAL fencing.token = 5");
+            SQLException e = assertThrows(SQLException.class, () -> add(s, 1));
+            assertEquals(FencingSqlState.INVALID_TOKEN, e.getSQLState(), e.toString());
+            s.execute("ROLLBACK TO SAVEPOINT before_local");
+            assertEquals(OptionalLong.empty(), c.unwrap(FencedConnection.class).getFencingToken());
+            c.rollback();
+        }
+        assertEquals(0, value());
     }
 
     @Test

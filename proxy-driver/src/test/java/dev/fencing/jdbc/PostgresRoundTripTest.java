@@ -118,7 +118,8 @@ class PostgresRoundTripTest {
                 fencedUpdate.setInt(1, 3);
                 rawUpdate.setInt(1, 4);
                 assertEquals(1, roundTrips(rawUpdate::executeUpdate), "raw first statement of a transaction");
-                assertEquals(1, roundTrips(fencedUpdate::executeUpdate), "fenced first UPDATE of a transaction");
+                assertEquals(2, roundTrips(fencedUpdate::executeUpdate), "fenced first UPDATE of a transaction: its"
+                        + " admission (SET TRANSACTION READ WRITE and the locking read, SPEC C10), then guard and text");
                 fencedInsert.setInt(1, 103);
                 assertEquals(1, roundTrips(fencedInsert::executeUpdate), "later statements: guard and text in one round trip");
                 assertEquals(1, roundTrips(fenced::commit));
@@ -139,22 +140,23 @@ class PostgresRoundTripTest {
             String update = "UPDATE " + table + " SET v = v + 1 WHERE id = ?";
             try (PreparedStatement first = fenced.prepareStatement(update)) {
                 first.setInt(1, 1);
-                assertEquals(2, roundTrips(first::executeUpdate),
-                        "a mark this connection has not seen: a locking read (which would advance a lower mark), then guard and text");
+                assertEquals(1, roundTrips(first::executeUpdate), "the transaction was admitted (SPEC C10) when the"
+                        + " statement was prepared, its first use of the connection: guard and text only");
             }
             fenced.commit();
             String insert = "INSERT INTO " + table + " (id, v) VALUES (?, ?)";
             try (PreparedStatement later = fenced.prepareStatement(insert)) {
-                for (int id = 104; id <= 105; id++) {
+                for (int id = 104; id <= 106; id++) {
                     later.setInt(1, id);
                     later.setInt(2, 1);
                     parsed.clear();
-                    assertEquals(1, roundTrips(() -> assertEquals(1, later.executeUpdate())),
-                            "a mark seen committed: one round trip");
-                    assertEquals(2, parsed.size(), parsed::toString);
-                    assertTrue(parsed.get(0).startsWith("SELECT \"public\".\"fencing_guard_fencing_epoch\"("),
+                    assertEquals(1, roundTrips(() -> assertEquals(1, later.executeUpdate())), "one round trip per"
+                            + " statement (the transaction was admitted, SPEC C10, when the statement was prepared)");
+                    int last = parsed.size() - 1;
+                    assertEquals("SET TRANSACTION READ WRITE", parsed.get(last - 2), parsed::toString);
+                    assertTrue(parsed.get(last - 1).startsWith("SELECT \"public\".\"fencing_guard_fencing_epoch\"("),
                             "every statement of the transaction is sent after its guard: " + parsed);
-                    assertEquals("INSERT INTO " + table + " (id, v) VALUES ($1, $2)", parsed.get(1),
+                    assertEquals("INSERT INTO " + table + " (id, v) VALUES ($1, $2)", parsed.get(last),
                             "the caller's text as the raw driver sends it");
                 }
             }

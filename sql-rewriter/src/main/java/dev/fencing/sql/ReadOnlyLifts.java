@@ -49,8 +49,8 @@ final class ReadOnlyLifts {
         if (token.kind() == Token.Kind.WORD) {
             return token.upper();
         }
-        if (token.kind() == Token.Kind.QUOTED_IDENTIFIER) {
-            String quoted = part.source(token);
+        String quoted = part.source(token);
+        if (token.kind() == Token.Kind.QUOTED_IDENTIFIER && quoted.length() >= 2) {
             return quoted.substring(1, quoted.length() - 1).toUpperCase(java.util.Locale.ROOT);
         }
         return "";

@@ -190,6 +190,9 @@ class SqlAnalyzerTest {
         }
         assertEquals(TransactionControl.COMMIT, pg.analyze("COMMIT AND NO CHAIN").transactionControl());
         assertEquals(TransactionControl.SET_TRANSACTION,
+                pg.analyze("SET SESSION CHARACTERISTICS AS TRANSACTION \"").transactionControl(),
+                "an unterminated quoted name reads as no variable, without an exception (found by the fuzzer)");
+        assertEquals(TransactionControl.SET_TRANSACTION,
                 maria.analyze("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED").transactionControl());
     }
 

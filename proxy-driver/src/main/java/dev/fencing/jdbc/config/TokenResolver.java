@@ -98,6 +98,14 @@ public final class TokenResolver {
         return token;
     }
 
+    /**
+     * Whether finding the token may ask the server (a {@code SET LOCAL fencing.token} was used on this connection:
+     * the server keeps it for its transaction).
+     */
+    public boolean asksServer() {
+        return localTokens;
+    }
+
     /** The valid token in force, 0 when none is; invalid values are refused. */
     public long find(String resource) throws SQLException {
         Fencing.Scope scope = Fencing.current();

@@ -49,6 +49,8 @@ public final class Admission {
     private boolean pending;
     /** Why the current transaction was not admitted when it began with a token in force (stale, never issued). */
     private FencingRefusedException refusedAtStart;
+    /** MariaDB/MySQL: a transaction start was refused and rolled back; nothing is admitted until the caller ends it. */
+    private boolean demoted;
     /** Whether the transaction-control statement being sent came before any query of its transaction. */
     private boolean freshBeforeControl;
 
@@ -170,7 +172,7 @@ public final class Admission {
         if (guard.registeredAnywhere()) {
             return;
         }
-        boolean fresh = probe.transactionStartsWithNextStatement();
+        boolean fresh = !demoted && probe.transactionStartsWithNextStatement();
         if (!fresh && !pending) {
             return;
         }
@@ -221,6 +223,11 @@ public final class Admission {
      * read-only (PostgreSQL) or rolled back (MariaDB/MySQL). One that ended is forgotten.
      */
     public void afterTransactionControl(TransactionControl control, TokenResolver tokens) throws SQLException {
+        if (control == TransactionControl.COMMIT) {
+            guard.committed();
+        } else if (control == TransactionControl.ROLLBACK || control == TransactionControl.ROLLBACK_TO_SAVEPOINT) {
+            guard.rolledBack();
+        }
         if (sql == null) {
             return;
         }
@@ -272,27 +279,87 @@ public final class Admission {
      */
     private void admit(TokenResolver tokens, boolean refuse) throws SQLException {
         String resource = tokens.resource();
-        long token = refuse ? tokens.token(resource) : findToken(tokens);
-        if (token <= 0) {
-            return;
-        }
-        if (dialect == Dialect.POSTGRESQL || !probe.inServerTransaction()) {
+        boolean postgres = dialect == Dialect.POSTGRESQL;
+        // A token kept by the server (SET LOCAL fencing.token) is read with a query, after which a PostgreSQL
+        // transaction can no longer become read-write: lift first, and turn back when there is no token.
+        boolean liftFirst = postgres && tokens.asksServer();
+        if (liftFirst) {
             control().execute(sql.readWriteTransaction());
         }
+        long token = refuse ? tokens.token(resource) : findToken(tokens);
+        if (token <= 0) {
+            if (liftFirst) {
+                control().execute(sql.readOnlyTransaction());
+            }
+            return;
+        }
+        if (!postgres && !probe.inServerTransaction()) {
+            control().execute(sql.readWriteTransaction()); // MariaDB/MySQL: the transaction the lock opens
+        }
         try {
-            guard.admit(resource, token);
+            guard.admit(resource, token, postgres && !liftFirst ? sql.readWriteTransaction() : null);
             admitted = true;
         } catch (SQLException notAdmitted) {
             refusedAtStart = notAdmitted instanceof FencingRefusedException refusal ? refusal : null;
             try {
-                control().execute(dialect == Dialect.POSTGRESQL ? sql.readOnlyTransaction() : "ROLLBACK");
+                // MariaDB/MySQL cannot turn a transaction read-only once open: the one the lock opened holds nothing
+                // of the caller's and is rolled back; the next statement opens a read-only one, which is not
+                // admitted again until the caller ends its transaction.
+                control().execute(postgres ? sql.readOnlyTransaction() : "ROLLBACK");
             } catch (SQLException demoteFailure) {
                 notAdmitted.addSuppressed(demoteFailure);
                 throw notAdmitted;
             }
+            demoted = !postgres;
             if (refuse || !(notAdmitted instanceof FencingRefusedException)) {
                 throw notAdmitted;
             }
+        }
+    }
+
+    /** The refusal of a transaction's start, raised again for a later statement of it. */
+    private static FencingRefusedException again(FencingRefusedException start) {
+        return new FencingRefusedException(start.getMessage() + " (when this transaction began; roll it back)",
+                start.getReason(), start.getSQLState(), start.getResource(), start.getToken(),
+                start.getHighWaterMark());
+    }
+
+    /**
+     * Before {@code SET LOCAL fencing.token} (PostgreSQL): it is a query, so a transaction that starts with it, or that
+     * no query ran in yet, is made read-write first and admitted at the new token right after; whether it was.
+     */
+    public boolean beforeLocalToken() throws SQLException {
+        if (sql == null || guard.registeredAnywhere() || callerReadOnly || transactionReadOnlyByCaller
+                || !(pending || probe.transactionStartsWithNextStatement())) {
+            return false;
+        }
+        control().execute(sql.readWriteTransaction());
+        return true;
+    }
+
+    /** See {@link #beforeLocalToken()}; {@code lifted} is what it returned. */
+    public void afterLocalToken(boolean lifted, TokenResolver tokens) throws SQLException {
+        if (!lifted) {
+            return;
+        }
+        pending = false;
+        admitted = false;
+        refusedAtStart = null;
+        admit(tokens, false);
+    }
+
+    /**
+     * Around a session setting ({@code SET search_path}, {@code SHOW}, ...): it runs no query, so it admits nothing;
+     * on PostgreSQL the transaction that auto-commit off opens with it waits for admission at its first query.
+     */
+    public boolean beforeSessionSetting() throws SQLException {
+        return sql != null && (pending || probe.transactionStartsWithNextStatement());
+    }
+
+    /** See {@link #beforeSessionSetting()}; {@code fresh} is what it returned. */
+    public void afterSessionSetting(boolean fresh) throws SQLException {
+        if (fresh && dialect == Dialect.POSTGRESQL && probe.inServerTransaction() && !admitted) {
+            pending = true;
         }
     }
 
@@ -308,9 +375,7 @@ public final class Admission {
             return; // the caller asked for read-only: the server's own refusal is the caller's answer
         }
         if (refusedAtStart != null) {
-            throw new FencingRefusedException(refusedAtStart.getMessage() + " (when this transaction began; it stays"
-                    + " read-only)", refusedAtStart.getReason(), refusedAtStart.getSQLState(),
-                    refusedAtStart.getResource(), refusedAtStart.getToken(), refusedAtStart.getHighWaterMark());
+            throw again(refusedAtStart);
         }
         String resource = tokens.resource();
         long token = findToken(tokens);
@@ -337,6 +402,7 @@ public final class Admission {
 
     /** The caller's transaction ended ({@code commit}, {@code rollback}, auto-commit back on, or by SQL). */
     public void ended() {
+        demoted = false;
         admitted = false;
         refusedAtStart = null;
         pending = false;

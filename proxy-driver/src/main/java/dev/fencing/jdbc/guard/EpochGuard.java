@@ -64,6 +64,8 @@ public final class EpochGuard {
     /** Marks the current transaction has locked at, per resource: committed marks once it commits. */
     private final Map<String, Long> pendingMarks = new HashMap<>(4);
     private PreparedStatement lockAtLeast;
+    /** {@link EpochSql#lockMark()} behind PostgreSQL's {@code SET TRANSACTION READ WRITE}, resource as a literal. */
+    private dev.fencing.sql.GuardedSql lockMarkAfterLead;
     private PreparedStatement advance;
     private Statement transactionControl;
 
@@ -135,8 +137,9 @@ public final class EpochGuard {
             }
             return call.untouched();
         }
-        if (!knownCurrent(resource, token)) {
-            // Advance (or check) without failing, so a new epoch does not abort the caller's transaction.
+        if (!knownCurrent(resource, token) && !Long.valueOf(token).equals(pendingMarks.get(resource))) {
+            // Advance (or check) without failing, so a new epoch does not abort the caller's transaction. Not again
+            // in a transaction that locked at this token already (its admission): the guard ahead checks anyway.
             lock(resource, token);
         }
         long nonce = nonce();
@@ -350,32 +353,48 @@ public final class EpochGuard {
     }
 
     /**
-     * Admits the current transaction at {@code token} (SPEC C10): PostgreSQL holds the epoch row's shared lock at
-     * whatever mark is not above the token, so no advance commits while the transaction runs, and leaves raising
-     * a lower mark to the transaction's first write; elsewhere, and when there is no row yet, {@link #lock}.
-     * A mark above the token is refused as stale.
+     * Admits the current transaction at {@code token} (SPEC C10): holds the epoch row's shared lock at whatever mark
+     * is not above the token, so no advance commits while the transaction runs, and leaves raising a lower mark to
+     * the transaction's first write; with no row yet, {@link #lock} creates it. A mark above the token is refused
+     * as stale (the lock is held anyway until the transaction ends).
+     *
+     * @param readWriteLead a statement sent ahead of the locking read in the same text (PostgreSQL's {@code SET
+     *                      TRANSACTION READ WRITE}, one round trip for both), or {@code null}
      */
-    void admit(String resource, long token) throws SQLException {
-        if (sql.dialect() != dev.fencing.sql.Dialect.POSTGRESQL) {
-            lock(resource, token);
+    void admit(String resource, long token, String readWriteLead) throws SQLException {
+        long mark = lockedMark(resource, readWriteLead);
+        if (mark < 0) {
+            lock(resource, token); // no row yet: the first acquisition creates it
             return;
-        }
-        long mark;
-        try (PreparedStatement read = raw.prepareStatement(sql.lockMark())) {
-            read.setString(1, resource);
-            try (ResultSet rs = read.executeQuery()) {
-                if (!rs.next()) {
-                    lock(resource, token);
-                    return;
-                }
-                mark = rs.getLong(1);
-            }
         }
         if (mark > token) {
             throw stale(resource, token, mark);
         }
         if (mark == token) {
             pendingMarks.put(resource, token);
+        }
+    }
+
+    /** The mark under the epoch row's shared lock, -1 without a row; {@code lead} sent ahead in the same text. */
+    private long lockedMark(String resource, String lead) throws SQLException {
+        if (lead == null) {
+            try (PreparedStatement read = raw.prepareStatement(sql.lockMark())) {
+                read.setString(1, resource);
+                try (ResultSet rs = read.executeQuery()) {
+                    return rs.next() ? rs.getLong(1) : -1;
+                }
+            }
+        }
+        if (lockMarkAfterLead == null) {
+            lockMarkAfterLead = new dev.fencing.sql.GuardedSql(sql.lockMark(),
+                    java.util.List.of(dev.fencing.sql.GuardedSql.Marker.RESOURCE)).after(lead);
+        }
+        try (Statement read = raw.createStatement()) {
+            read.execute(lockMarkAfterLead.withLiterals(resource, 0, 0));
+            read.getMoreResults();
+            try (ResultSet rs = read.getResultSet()) {
+                return rs.next() ? rs.getLong(1) : -1;
+            }
         }
     }
 

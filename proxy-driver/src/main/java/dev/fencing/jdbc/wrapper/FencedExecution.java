@@ -158,10 +158,18 @@ final class FencedExecution {
         switch (route) {
             case PASS:
                 beforeRead();
+                if (!StatementRouter.runsQuery(analysis)) {
+                    boolean fresh = admission.beforeSessionSetting();
+                    Object set = send.untouched();
+                    admission.afterSessionSetting(fresh);
+                    return set;
+                }
                 admission.beforeStatement(tokens);
                 try {
-                    return analysis.kind() == StatementKind.MUTATION ? guard.readWrite(untouched(send::untouched))
-                            : send.untouched();
+                    // A write that needs no token (exempt, temporary tables) in a read-write transaction of its own;
+                    // one PostgreSQL runs only outside a transaction (VACUUM, ALTER SYSTEM) as it is.
+                    return analysis.kind() == StatementKind.MUTATION && !analysis.runsOutsideTransaction()
+                            ? guard.readWrite(untouched(send::untouched)) : send.untouched();
                 } catch (SQLException failure) {
                     throw admission.explain(failure, tokens);
                 }
@@ -363,11 +371,13 @@ final class FencedExecution {
                     + " is, on PostgreSQL") + ": use SET " + name + " for the connection, or Fencing.scope(resource,"
                     + " token) for a block of code");
         }
+        boolean admits = admission.beforeLocalToken();
         try {
             tokens.setLocalToken(analysis.settingValue(), source);
         } catch (FencingRefusedException refusal) {
             refusals.refuse(refusal, source);
         }
+        admission.afterLocalToken(admits, tokens);
     }
 
     /** A setting from SQL ({@code sql}: as on PostgreSQL, it ends a local token too) or from client info. */

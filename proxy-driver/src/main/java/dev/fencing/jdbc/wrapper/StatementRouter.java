@@ -119,7 +119,7 @@ final class StatementRouter {
             // multi-byte set such as gbk can swallow a quote and hide a call (found by review), whatever the token.
             refusals.refuse(Refusals.clientCharset(), sql);
         }
-        if (analysis.kind() != StatementKind.TRANSACTION_CONTROL && analysis.kind() != StatementKind.FENCING_SETTING) {
+        if (runsQuery(analysis)) {
             // Before the catalog's questions: the first of them would open the transaction of auto-commit off
             // read-only, before the statement it is asked for could admit it (SPEC C10).
             guard.admission().beforeStatement(tokens);
@@ -165,7 +165,7 @@ final class StatementRouter {
                 }
                 catalog.createdTemporaryTable(analysis.createdTemporaryTable());
                 if (!catalog.needsGuard(analysis)) {
-                    return Route.PASS;
+                        return Route.PASS;
                 }
                 if (commitsBetween(analysis.statementCount(), analysis.mayEndTransaction())) {
                     refusals.refuse(Refusals.textMayEndTransaction(), sql);
@@ -181,6 +181,16 @@ final class StatementRouter {
                 refusals.refuse(Refusals.cannotGuard(analysis.reason()), sql);
                 return Route.PASS;
         }
+    }
+
+    /**
+     * Whether the statement may run a query in the caller's transaction, so that a transaction it starts is admitted
+     * before it: not transaction control, {@code SET fencing.*} or a session setting, which run none.
+     */
+    static boolean runsQuery(Analysis analysis) {
+        StatementKind kind = analysis.kind();
+        return kind != StatementKind.TRANSACTION_CONTROL && kind != StatementKind.FENCING_SETTING
+                && kind != StatementKind.SESSION_SETTING;
     }
 
     /**
