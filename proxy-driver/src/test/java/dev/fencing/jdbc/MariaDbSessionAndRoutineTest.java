@@ -188,10 +188,13 @@ class MariaDbSessionAndRoutineTest {
      * auto-commit writes were never committed (found by review); with {@code RELEASE} it dropped the connection.
      */
     @Test
-    void autoCommitWritesCommitWhateverTheCompletionType() throws Exception {
+    void theCompletionTypeIsTheFencesAndAutoCommitWritesCommit_C10() throws Exception {
         for (String completion : new String[] {"CHAIN", "RELEASE"}) {
             try (Connection current = fenced(MARK); Statement s = current.createStatement()) {
-                s.execute("SET SESSION completion_type = '" + completion + "'");
+                // A chained transaction would be opened by the server with no admission (SPEC C10): refused.
+                SQLException refused = assertThrows(SQLException.class,
+                        () -> s.execute("SET SESSION completion_type = '" + completion + "'"));
+                assertEquals(FencingSqlState.CANNOT_GUARD, refused.getSQLState(), completion);
                 for (int i = 0; i < 3; i++) {
                     assertEquals(1, s.executeUpdate("UPDATE " + table + " SET balance = balance + 1 WHERE id = 1"));
                     assertEquals(101 + i, balance(), completion + ": auto-commit write " + (i + 1) + " committed");

@@ -52,6 +52,44 @@ class PostgresReadOnlyModeTest extends ReadOnlyModeTest {
         }
     }
 
+    /**
+     * Found by review: a read that turns the session's read-only default off (set_config, also hidden in a view),
+     * then a COMMIT, then the hidden write in the transaction that opens next, by a statement, by a metadata call, or
+     * inside one text. The default is set back right after the statement that changed it, and a text cannot hold
+     * transaction control beside other statements.
+     */
+    @Test
+    void aReadThatLiftsTheDefaultCannotOpenAReadWriteTransaction_C10() throws SQLException {
+        TestDatabase.exec(raw, "CREATE VIEW " + table + "_off AS SELECT set_config('default_transaction_read_only',"
+                + " 'off', false) AS off");
+        try {
+            for (String lift : new String[] {"SELECT set_config('default_transaction_read_only', 'off', false)",
+                    "SELECT * FROM " + table + "_off"}) {
+                for (boolean metadataFirst : new boolean[] {false, true}) {
+                    try (Connection c = fenced(); Statement s = c.createStatement()) {
+                        c.setAutoCommit(false);
+                        s.executeQuery(lift).close();
+                        c.commit();
+                        if (metadataFirst) {
+                            c.getMetaData().getTables(null, null, table, null).close();
+                        }
+                        assertRefusedUnchanged(c, hiddenWrite());
+                        c.rollback();
+                    }
+                }
+            }
+            try (Connection c = fenced(); Statement s = c.createStatement()) {
+                SQLException e = assertThrows(SQLException.class, () -> s.execute("SELECT * FROM " + table
+                        + "_off; COMMIT; " + hiddenWrite()));
+                assertEquals(FencingSqlState.CANNOT_GUARD, e.getSQLState(), e.toString());
+                assertRefusedUnchanged(c, hiddenWrite());
+            }
+            assertEquals(100, value(1));
+        } finally {
+            TestDatabase.exec(raw, "DROP VIEW IF EXISTS " + table + "_off");
+        }
+    }
+
     @Test
     void theCallersOwnStartupOptionsAreKept_C10() throws SQLException {
         try (Connection c = fenced("options=-c%20statement_timeout%3D4321%20-c%20default_transaction_read_only%3Doff");

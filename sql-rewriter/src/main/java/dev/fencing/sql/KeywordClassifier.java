@@ -209,7 +209,11 @@ final class KeywordClassifier {
                 return null;
             }
         }
-        return tokens.size() > 1 ? Analyses.readOnly(1, false) : null;
+        if (tokens.size() < 2) {
+            return null;
+        }
+        // MariaDB/MySQL's LOCK TABLES t WRITE is refused in read-only work: with a token it runs like DDL (SPEC C10).
+        return containsWord(tokens, "WRITE") ? Analyses.mutation(List.of(), false, 1) : Analyses.readOnly(1, false);
     }
 
     /**

@@ -525,8 +525,11 @@ class SqlAnalyzerTest {
                     dialect::toString);
             assertEquals(StatementKind.UNGUARDABLE, analyzer.analyze("COMMIT; SELECT x FROM t WHERE writes(x) = 1")
                     .kind(), dialect::toString);
-            assertEquals(StatementKind.TRANSACTION_CONTROL, analyzer.analyze("SELECT 1; COMMIT").kind(),
-                    dialect::toString);
+            // Any statement beside transaction control: the server would open a transaction inside the text that
+            // no admission precedes (SPEC C10, found by review with a write hidden behind a view).
+            assertEquals(StatementKind.UNGUARDABLE, analyzer.analyze("SELECT 1; COMMIT").kind(), dialect::toString);
+            assertEquals(StatementKind.UNGUARDABLE, analyzer.analyze("SELECT * FROM v; COMMIT; SELECT * FROM w")
+                    .kind(), dialect::toString);
         }
     }
 

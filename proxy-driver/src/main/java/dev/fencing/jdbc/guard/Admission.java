@@ -111,7 +111,7 @@ public final class Admission {
      * Runs {@code work} (the fence's own DDL at connect, {@code fencing.schema=create}) in a session made read-write
      * for it, and read-only again afterwards whatever happened.
      */
-    public static <T> T readWrite(Connection raw, ReadOnlySql sql, Dialect dialect, SchemaWork<T> work)
+    public static <T> T readWrite(Connection raw, ReadOnlySql sql, Dialect dialect, Work<T> work)
             throws SQLException {
         if (sql == null || dialect != Dialect.POSTGRESQL) {
             return work.run();
@@ -129,9 +129,32 @@ public final class Admission {
         }
     }
 
-    /** Work on the raw connection at connect. */
-    public interface SchemaWork<T> {
+    /** Work on the raw connection: the fence's own DDL at connect, or a statement run read-write. */
+    public interface Work<T> {
         T run() throws SQLException;
+    }
+
+    /**
+     * Runs a guarded statement that MariaDB/MySQL commits around on its own (DDL, {@code LOCK TABLES ... WRITE}): the
+     * server runs it outside the guard's read-write transaction, so the session is read-write for exactly this
+     * statement and read-only again right after it (the guard's check before it is not atomic with it: a documented
+     * limit of DDL on these servers). A session that cannot be set back is closed.
+     */
+    public <T> T readWriteSessionFor(boolean endsTransaction, Work<T> work) throws SQLException {
+        if (sql == null || dialect != Dialect.MARIADB || !endsTransaction) {
+            return work.run();
+        }
+        control().execute(sql.readWriteSession());
+        try {
+            return work.run();
+        } finally {
+            try {
+                control().execute(sql.readOnlySession());
+            } catch (SQLException notReadOnly) {
+                raw.close();
+                throw notReadOnly;
+            }
+        }
     }
 
     /** Whether the server enforces read-only mode for this connection's un-admitted work. */
@@ -420,8 +443,21 @@ public final class Admission {
     }
 
     /**
+     * After a caller's statement that succeeded: the session's read-only default set back at once where the server
+     * reports it changed (a {@code set_config} in a function), so that no transaction opened next, by whatever path
+     * (a metadata call, a {@code COMMIT} and the next statement), starts read-write (found by review).
+     */
+    public void afterStatement() throws SQLException {
+        if (sql != null) {
+            restoreSessionMode();
+        }
+    }
+
+    /**
      * PostgreSQL: where the server reported its {@code default_transaction_read_only} changed, sets it back: off for
-     * a session the session fence registered, on for any other.
+     * a session the session fence registered, on for any other. With auto-commit off and no transaction open, it is
+     * set outside the caller's next transaction (which pgjdbc would open with it); inside a transaction not admitted,
+     * that transaction is made read-only too, in case it was opened read-write.
      */
     private void restoreSessionMode() throws SQLException {
         if (reporter == null) {
@@ -437,7 +473,23 @@ public final class Admission {
         if (value == null || on(value) != registered) {
             return;
         }
-        control().execute(registered ? sql.readWriteSession() : sql.readOnlySession());
+        if (registered) {
+            control().execute(sql.readWriteSession());
+            return;
+        }
+        if (probe.transactionStartsWithNextStatement()) {
+            raw.setAutoCommit(true);
+            try {
+                control().execute(sql.readOnlySession());
+            } finally {
+                raw.setAutoCommit(false);
+            }
+            return;
+        }
+        control().execute(sql.readOnlySession());
+        if (!admitted && probe.inServerTransaction()) {
+            control().execute(sql.readOnlyTransaction());
+        }
     }
 
     /** A registered session's default becomes read-write (the session fence admits the whole session). */

@@ -155,6 +155,13 @@ final class FencedExecution {
      * transaction control untouched, a {@code SET fencing.*} here without the database, a mutation fenced.
      */
     Object run(StatementRouter.Route route, String sql, Analysis analysis, Exec exec, Send send) throws SQLException {
+        Object result = runRoute(route, sql, analysis, exec, send);
+        admission.afterStatement();
+        return result;
+    }
+
+    private Object runRoute(StatementRouter.Route route, String sql, Analysis analysis, Exec exec, Send send)
+            throws SQLException {
         switch (route) {
             case PASS:
                 beforeRead();
@@ -175,16 +182,17 @@ final class FencedExecution {
                 }
             case TRANSACTION_CONTROL:
                 admission.beforeTransactionControl(analysis.transactionControl(), analysis.statementCount(), tokens);
-                Object result = send.untouched();
+                Object controlled = send.untouched();
                 admission.afterTransactionControl(analysis.transactionControl(), tokens);
-                return result;
+                return controlled;
             case SETTING:
                 applySetting(analysis);
                 return exec.local();
             default:
                 Object written;
                 try {
-                    written = guarded(sql, send.canCarryGuard(), send);
+                    written = admission.readWriteSessionFor(analysis.mayEndTransaction(),
+                            () -> guarded(sql, send.canCarryGuard(), send));
                 } catch (SQLException | RuntimeException failure) {
                     afterCall(analysis, failure);
                     throw failure;
