@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -53,8 +54,12 @@ public class H2OutsideTheGuardTest {
         return handOver(DriverManager.getConnection("jdbc:default:connection"), amount);
     }
 
+    /** How often {@link #twice} ran. */
+    private static final AtomicInteger TWICE_CALLS = new AtomicInteger();
+
     /** A user function that gets no connection. */
     public static int twice(int x) {
+        TWICE_CALLS.incrementAndGet();
         return 2 * x;
     }
 
@@ -163,12 +168,27 @@ public class H2OutsideTheGuardTest {
     }
 
     @Test
-    void aFunctionThatTakesNoConnectionRunsWithTheCurrentToken_C10() throws Exception {
-        try (Connection c = connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT TWICE(21)")) {
+    void aFunctionThatTakesNoConnectionRunsOnceWithTheCurrentTokenAndTheRawDriversResult_C10() throws Exception {
+        String sql = "SELECT TWICE(21), TWICE(balance) FROM " + table;
+        List<Integer> direct;
+        try (Connection c = DriverManager.getConnection(raw); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery(sql)) {
             rs.next();
-            assertEquals(42, rs.getInt(1));
+            direct = List.of(rs.getInt(1), rs.getInt(2));
         }
+        int before = TWICE_CALLS.get();
+        try (Connection c = connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            assertEquals(direct, List.of(rs.getInt(1), rs.getInt(2)));
+        }
+        assertEquals(List.of(42, 200), direct);
+        assertEquals(2, TWICE_CALLS.get() - before, "each call ran once through the fence");
+        try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.resource=" + resource));
+             Statement s = c.createStatement()) {
+            assertEquals(FencingSqlState.INVALID_TOKEN, assertThrows(SQLException.class,
+                    () -> s.executeQuery(sql)).getSQLState(), "a user function still needs a token");
+        }
+        assertEquals("balance=100 mark=" + MARK, state());
     }
 
     @Test
