@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -63,6 +64,13 @@ abstract class BypassTest {
     }
 
     static final long HIGH_WATER_MARK = 5;
+    /**
+     * Common paths that call {@link #procedure} or {@link #function}: where the database's procedures may commit
+     * inside (MariaDB) or get the session's connection (H2), they cannot be guarded.
+     */
+    static final Set<String> CALL_PATHS = Set.of("prepareCall {call p(?, ?)}", "prepareCall {? = call f(?, ?)}",
+            "prepareCall CALL p(?, ?)", "Statement.execute {call p('t', 1)}", "prepareStatement {call p(?, ?)}",
+            "escape inside a CALL, resolved by nativeSQL", "CALL", "a call that names the epoch table");
 
     String raw;
     String table;
@@ -201,16 +209,21 @@ abstract class BypassTest {
         return out.toString();
     }
 
-    @TestFactory
-    Stream<DynamicTest> everyPathIsRefusedAndTheDatabaseShowsNothingChanged_C5() {
+    /** Every path this database has: the common ones as it meets them, then its own. */
+    List<Path> paths() {
         List<Path> paths = new ArrayList<>();
         for (Path common : commonPaths()) {
             paths.add(common == null ? null : adjust(common));
         }
         paths.addAll(databasePaths());
         paths.removeIf(Objects::isNull);
+        return paths;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyPathIsRefusedAndTheDatabaseShowsNothingChanged_C5() {
         List<DynamicTest> tests = new ArrayList<>();
-        for (Path path : paths) {
+        for (Path path : paths()) {
             for (Attacker attacker : Attacker.values()) {
                 if (attacker == Attacker.CURRENT_TOKEN && path.expect() != Expect.PROTECTED) {
                     continue;
@@ -224,7 +237,7 @@ abstract class BypassTest {
         return tests.stream();
     }
 
-    private void attempt(Path path, Attacker attacker, boolean inTransaction) throws Exception {
+    void attempt(Path path, Attacker attacker, boolean inTransaction) throws Exception {
         String before = snapshot();
         try (Connection c = connect(attacker)) {
             Savepoint savepoint = null;

@@ -1,14 +1,57 @@
 package dev.fencing.jdbc;
 
+import org.junit.jupiter.api.Test;
+
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 
-/** The bypass suite on embedded H2, with H2's own forms: delta tables, MERGE ... KEY, EXECUTE IMMEDIATE, RUNSCRIPT. */
+/**
+ * The bypass suite on embedded H2, with H2's own forms: delta tables, MERGE ... KEY, EXECUTE IMMEDIATE, RUNSCRIPT.
+ * The procedure and function are Java methods that get the session's {@code Connection}, so their calls are refused
+ * whatever the token (SPEC C10, see {@link H2OutsideTheGuardTest}).
+ */
 class H2BypassTest extends BypassTest {
     @Override
     TestDatabase database() {
         return TestDatabase.H2;
+    }
+
+    @Override
+    Path adjust(Path path) {
+        return CALL_PATHS.contains(path.name()) ? cannotGuard(path.name(), path.attempt()) : path;
+    }
+
+    /** None: every call of the suite's procedure or function is refused. */
+    @Override
+    List<Attempt> callIncrements() {
+        return List.of();
+    }
+
+    /** Call escapes of the function through plain and prepared statements, which H2 resolves everywhere. */
+    private List<Path> escapedCalls() {
+        return List.of(
+                cannotGuard("Statement.execute {call f('t', 1)}", c -> c.createStatement().execute("{call "
+                        + function + "('" + stored(table) + "', 1)}")),
+                cannotGuard("prepareStatement {call f(?, ?)}", c -> call(c.prepareStatement("{call " + function
+                        + "(?, ?)}"), 1).execute()));
+    }
+
+    /** The calls are refused with the current token too, and nothing changes. */
+    @Test
+    void callsOfFunctionsThatGetTheConnectionAreRefusedWithTheCurrentToken_C10() throws Exception {
+        List<Path> calls = new ArrayList<>(escapedCalls());
+        for (Path path : paths()) {
+            if (CALL_PATHS.contains(path.name())) {
+                calls.add(path);
+            }
+        }
+        for (Path path : calls) {
+            for (boolean inTransaction : new boolean[] {false, true}) {
+                attempt(path, Attacker.CURRENT_TOKEN, inTransaction);
+            }
+        }
     }
 
     @Override
@@ -36,15 +79,13 @@ class H2BypassTest extends BypassTest {
                 c -> c.createStatement().executeQuery("SELECT * FROM FINAL TABLE (" + increment + ")").close(),
                 c -> c.prepareStatement("SELECT id FROM FINAL\u00a0TABLE (" + increment + ")").executeQuery().close(),
                 c -> c.createStatement().execute("EXECUTE IMMEDIATE '" + increment + "'"),
-                c -> c.createStatement().execute("EXPLAIN ANALYZE " + increment),
-                // pgjdbc resolves call escapes only in prepareCall; H2 everywhere.
-                c -> c.createStatement().execute("{call " + function + "('" + stored(table) + "', 1)}"),
-                c -> call(c.prepareStatement("{call " + function + "(?, ?)}"), 1).execute());
+                c -> c.createStatement().execute("EXPLAIN ANALYZE " + increment));
     }
 
     @Override
     List<Path> databasePaths() {
-        return List.of(
+        List<Path> paths = new ArrayList<>(escapedCalls());
+        paths.addAll(List.of(
                 guarded("a query over FINAL TABLE (UPDATE ...)", c -> c.createStatement().executeQuery(
                         "SELECT * FROM FINAL TABLE (" + update() + ")")),
                 guarded("EXPLAIN PLAN FOR an UPDATE", c -> c.createStatement().execute("EXPLAIN PLAN FOR " + update())),
@@ -64,6 +105,7 @@ class H2BypassTest extends BypassTest {
                 cannotGuard("a $tag$ that is no dollar quote on H2", c -> c.createStatement().execute(
                         "SELECT $a$; " + update() + "; $a$")),
                 protectedPath("a delta table over the epoch table", c -> c.createStatement().executeQuery(
-                        "SELECT * FROM OLD TABLE (DELETE FROM fencing_epoch)")));
+                        "SELECT * FROM OLD TABLE (DELETE FROM fencing_epoch)"))));
+        return paths;
     }
 }

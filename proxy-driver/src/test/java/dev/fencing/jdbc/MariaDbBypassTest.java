@@ -5,7 +5,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -21,11 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 @RequiresMariaDb
 class MariaDbBypassTest extends BypassTest {
-    /** Common paths that are procedure calls: a MariaDB procedure may COMMIT inside, so they cannot be guarded. */
-    private static final Set<String> CALLS = Set.of("prepareCall {call p(?, ?)}", "prepareCall {? = call f(?, ?)}",
-            "prepareCall CALL p(?, ?)", "Statement.execute {call p('t', 1)}", "prepareStatement {call p(?, ?)}",
-            "escape inside a CALL, resolved by nativeSQL", "CALL", "a call that names the epoch table");
-
     @Override
     TestDatabase database() {
         return TestDatabase.MARIADB;
@@ -58,7 +52,8 @@ class MariaDbBypassTest extends BypassTest {
 
     @Override
     Path adjust(Path path) {
-        if (CALLS.contains(path.name())) {
+        if (CALL_PATHS.contains(path.name())) {
+            // A MariaDB procedure may COMMIT inside.
             return cannotGuard(path.name(), path.attempt());
         }
         switch (path.name()) {

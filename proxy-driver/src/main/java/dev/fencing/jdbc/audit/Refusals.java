@@ -147,13 +147,14 @@ public final class Refusals {
 
     /**
      * A call of a function whose work no guard can cover: another session or a background worker (dblink,
-     * pg_background). {@code name} is "" when the text spells it with Unicode escapes.
+     * pg_background), or an H2 function that gets a Connection, through which it could commit the guard's
+     * transaction. {@code name} is "" when the text spells it with Unicode escapes.
      */
     public static FencingRefusedException unfenceableFunction(String name) {
         return cannotGuard((name.isEmpty() ? "a function named with Unicode escapes, which" : "the function " + name
                 + ", which") + " may do work outside the guard's transaction (open another session or a background"
-                + " worker: dblink, pg_background), where it could commit after a newer owner's mark: run it through"
-                + " the underlying driver");
+                + " worker (dblink, pg_background), or, on H2, commit through the Connection it is given), where it"
+                + " could commit after a newer owner's mark: run it through the underlying driver");
     }
 
     /** Two-phase commit under the session fence. */

@@ -107,7 +107,9 @@ public final class Catalog {
 
     /**
      * A function {@code analysis} calls whose work no guard can cover (SPEC C10), or null: on PostgreSQL one of the
-     * extensions that open other sessions ({@code dblink}, {@code pg_background}). See {@link UnfenceableFunctions}.
+     * extensions that open other sessions ({@code dblink}, {@code pg_background}); on H2 a Java function taking a
+     * {@code Connection}, through which it could commit the guard's transaction, or a user aggregate. See
+     * {@link UnfenceableFunctions}.
      */
     public synchronized String unfenceableCall(Analysis analysis) throws SQLException {
         return unfenceable.first(analysis.calledFunctions());

@@ -16,8 +16,9 @@ import java.util.Set;
 /**
  * Which called functions do work no guard can cover, as one connection's catalog says (SPEC C10): on PostgreSQL the
  * functions of the extensions that open other sessions ({@code dblink}, {@code pg_background}), whose work commits
- * on its own and may outlive the guard's transaction. Remembered per connection until DDL, like
- * {@link WritingFunctions}.
+ * on its own and may outlive the guard's transaction; on H2 Java functions that take a {@code Connection} and user
+ * aggregates (whose {@code init} gets one), which can commit the guard's transaction. Remembered per connection until
+ * DDL, like {@link WritingFunctions}.
  */
 final class UnfenceableFunctions {
     /** Extensions whose functions open other sessions or start background workers. */
@@ -33,6 +34,9 @@ final class UnfenceableFunctions {
             + " WHERE d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND d.objid = p.oid"
             + " AND d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass AND d.deptype = 'e'"
             + " AND e.extname IN ('" + String.join("', '", SESSION_EXTENSIONS) + "')))";
+    /** H2: the user functions and aggregates of those names, in every schema. */
+    private static final String H2 = "SELECT ROUTINE_SCHEMA, ROUTINE_NAME, ROUTINE_TYPE FROM INFORMATION_SCHEMA.ROUTINES"
+            + " WHERE UPPER(ROUTINE_NAME) IN (%s)";
     private static final int MAX_REMEMBERED = 4096;
 
     private final Connection raw;
@@ -54,7 +58,7 @@ final class UnfenceableFunctions {
      * escapes, which nobody can look up) counts as one.
      */
     String first(List<String> names) throws SQLException {
-        if (names.isEmpty() || dialect != Dialect.POSTGRESQL) {
+        if (names.isEmpty() || dialect != Dialect.POSTGRESQL && dialect != Dialect.H2) {
             return null;
         }
         Set<String> unknown = new LinkedHashSet<>();
@@ -72,7 +76,7 @@ final class UnfenceableFunctions {
         if (unknown.isEmpty()) {
             return null;
         }
-        Set<String> found = postgres(unknown);
+        Set<String> found = dialect == Dialect.POSTGRESQL ? postgres(unknown) : h2(unknown);
         if (known.size() + unknown.size() > MAX_REMEMBERED) {
             known.clear();
         }
@@ -99,6 +103,27 @@ final class UnfenceableFunctions {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     found.add(rs.getString(1));
+                }
+            }
+        }
+        return found;
+    }
+
+    private Set<String> h2(Set<String> names) throws SQLException {
+        Set<String> candidates = new LinkedHashSet<>();
+        for (String name : names) {
+            candidates.add(WritingFunctions.key(dialect, name));
+        }
+        Set<String> found = new LinkedHashSet<>();
+        try (PreparedStatement ps = raw.prepareStatement(String.format(H2, markers(candidates.size())))) {
+            bind(ps, candidates);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String name = rs.getString(2);
+                    if ("AGGREGATE".equals(rs.getString(3))
+                            || H2JavaFunctions.mayTakeConnection(raw, rs.getString(1), name)) {
+                        found.add(WritingFunctions.key(dialect, name));
+                    }
                 }
             }
         }
