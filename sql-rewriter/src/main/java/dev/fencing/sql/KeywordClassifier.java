@@ -302,6 +302,10 @@ final class KeywordClassifier {
                 if (!subject.equals("TRANSACTION") && !(second.equals("SESSION") && subject.equals("CHARACTERISTICS"))) {
                     return null;
                 }
+                if (ReadOnlyLifts.readOnly(tokens)) {
+                    return second.equals("SESSION") ? TransactionControl.SET_SESSION_READ_ONLY
+                            : TransactionControl.SET_TRANSACTION_READ_ONLY;
+                }
                 return !scoped && ReadOnlyLifts.readWrite(tokens) ? TransactionControl.SET_TRANSACTION_READ_WRITE
                         : TransactionControl.SET_TRANSACTION;
             default:

@@ -16,7 +16,11 @@ public enum TransactionControl {
     /** {@code SET TRANSACTION} or {@code SET SESSION CHARACTERISTICS} that does not ask for read-write. */
     SET_TRANSACTION,
     /** {@code SET TRANSACTION ... READ WRITE}: lifts the server's read-only mode for the transaction (SPEC C10). */
-    SET_TRANSACTION_READ_WRITE;
+    SET_TRANSACTION_READ_WRITE,
+    /** {@code SET TRANSACTION ... READ ONLY}: the caller asks for a read-only transaction. */
+    SET_TRANSACTION_READ_ONLY,
+    /** {@code SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY}, MariaDB {@code SET SESSION TRANSACTION READ ONLY}. */
+    SET_SESSION_READ_ONLY;
 
     /** Whether the statement opens a transaction ({@code BEGIN}, {@code START TRANSACTION}, in any access mode). */
     public boolean begins() {

@@ -167,8 +167,9 @@ class SqlAnalyzerTest {
         assertControl(TransactionControl.RELEASE_SAVEPOINT, "RELEASE SAVEPOINT s1");
         assertControl(TransactionControl.RELEASE_SAVEPOINT, "RELEASE s1");
         assertControl(TransactionControl.SET_TRANSACTION, "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE");
-        assertControl(TransactionControl.SET_TRANSACTION,
+        assertControl(TransactionControl.SET_SESSION_READ_ONLY,
                 "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+        assertControl(TransactionControl.SET_TRANSACTION_READ_ONLY, "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE, READ ONLY");
         assertControl(TransactionControl.SET_TRANSACTION_READ_WRITE, "SET TRANSACTION READ -- c\n WRITE");
     }
 

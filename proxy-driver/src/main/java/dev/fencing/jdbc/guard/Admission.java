@@ -43,6 +43,8 @@ public final class Admission {
     /** Whether the caller asked for read-only work ({@code setReadOnly(true)}, {@code BEGIN READ ONLY}). */
     private boolean callerReadOnly;
     private boolean transactionReadOnlyByCaller;
+    /** The caller made the session's transactions read-only by SQL ({@code SET SESSION CHARACTERISTICS ...}). */
+    private boolean sessionReadOnlyByCaller;
     /** MariaDB: the next transaction was made read-write ahead of the caller's {@code BEGIN}. */
     private boolean readWriteAhead;
     /** A transaction is open that no query ran in yet and that waits for admission at its first query. */
@@ -170,6 +172,16 @@ public final class Admission {
     /** {@code Connection.setReadOnly}: kept here, never sent (the server's mode is the fence's). */
     public void setCallerReadOnly(boolean readOnly) {
         callerReadOnly = readOnly;
+        sessionReadOnlyByCaller &= readOnly;
+    }
+
+    /**
+     * Whether the caller asked for read-only work now ({@code setReadOnly(true)}, {@code BEGIN ... READ ONLY},
+     * {@code SET TRANSACTION READ ONLY}, {@code SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY}): the fence then
+     * opens no read-write transaction, so the server refuses the caller's writes as the underlying driver's would.
+     */
+    public boolean callerAskedReadOnly() {
+        return sql != null && (callerReadOnly || transactionReadOnlyByCaller || sessionReadOnlyByCaller);
     }
 
     public boolean callerReadOnly() {
@@ -205,7 +217,7 @@ public final class Admission {
             refusedAtStart = null;
             transactionReadOnlyByCaller = false;
         }
-        if (!callerReadOnly && !transactionReadOnlyByCaller) {
+        if (!callerAskedReadOnly()) {
             admit(tokens, false);
         }
     }
@@ -272,10 +284,17 @@ public final class Admission {
             refusedAtStart = null;
             pending = false;
             transactionReadOnlyByCaller = control == TransactionControl.BEGIN_READ_ONLY;
+        } else if (control == TransactionControl.SET_TRANSACTION_READ_ONLY) {
+            transactionReadOnlyByCaller = true;
+            pending = false;
+            return;
+        } else if (control == TransactionControl.SET_SESSION_READ_ONLY) {
+            sessionReadOnlyByCaller = true;
+            return;
         } else if (!(control == TransactionControl.SET_TRANSACTION || control.liftsReadOnly()) || !fresh) {
             return;
         }
-        if (!open || guard.registeredAnywhere() || callerReadOnly || transactionReadOnlyByCaller) {
+        if (!open || guard.registeredAnywhere() || callerAskedReadOnly()) {
             return;
         }
         if (ahead || control.liftsReadOnly()) {
@@ -416,9 +435,14 @@ public final class Admission {
      * refusal says so with the fence's SQLState (the server's error as its cause); otherwise {@code failure} as it is.
      */
     public SQLException explain(SQLException failure, TokenResolver tokens) {
-        if (sql == null || !"25006".equals(failure.getSQLState()) || callerReadOnly || transactionReadOnlyByCaller
+        if (sql == null || !"25006".equals(failure.getSQLState()) || callerAskedReadOnly()
                 || guard.registeredAnywhere()) {
             return failure;
+        }
+        if (refusedAtStart != null) {
+            FencingRefusedException stale = again(refusedAtStart); // the precise reason: the token at the start
+            stale.initCause(failure);
+            return stale;
         }
         return Refusals.refusedByReadOnlyServer(tokens.resource(), failure);
     }

@@ -109,6 +109,8 @@ public final class EpochGuard {
         if (sessions != null && sessionCovers(resource, token)) {
             return call.untouched();
         }
+        // A caller that asked for read-only work gets no read-write transaction: the server refuses its write.
+        prefixable &= !admission.callerAskedReadOnly();
         if (!probe.inTransaction()) {
             if (prefixable && repeatable) {
                 long nonce = nonce();
@@ -216,7 +218,8 @@ public final class EpochGuard {
             throws SQLException {
         boolean bySql = probe.followsSqlTransactions();
         if (bySql) {
-            transactionControl().execute(readOnly != null ? readOnly.startReadWrite() : "START TRANSACTION");
+            transactionControl().execute(readOnly != null && !admission.callerAskedReadOnly()
+                    ? readOnly.startReadWrite() : "START TRANSACTION");
             if (!probe.inTransaction()) {
                 throw Refusals.cannotGuard("the server reported no transaction after START TRANSACTION, so the"
                         + " statement was not sent");
@@ -225,7 +228,7 @@ public final class EpochGuard {
             raw.setAutoCommit(false);
         }
         try {
-            if (!bySql && readOnly != null) {
+            if (!bySql && readOnly != null && !admission.callerAskedReadOnly()) {
                 transactionControl().execute(readOnly.readWriteTransaction());
             }
             if (resource != null) {
@@ -266,7 +269,7 @@ public final class EpochGuard {
      * is read-only (SPEC C10). Inside a transaction it runs in that transaction, read-only unless admitted.
      */
     public <T> T readWrite(Call<T> call) throws SQLException {
-        if (readOnly == null || probe.inTransaction()) {
+        if (readOnly == null || probe.inTransaction() || admission.callerAskedReadOnly()) {
             return call.untouched();
         }
         return inDriverTransaction(null, 0, false, call);

@@ -139,7 +139,10 @@ final class StatementRouter {
                     refusals.refuseAlways(Refusals.protectedTable("epoch, session or lease", settings.epochTable()
                             + "', '" + settings.leaseTable()), sql);
                 }
-                return catalog.needsGuard(analysis) ? Route.GUARD : Route.PASS;
+                // A locking read writes row locks, which the server refuses in read-only work: a current token's
+                // guard opens the read-write transaction it needs (SPEC C10).
+                return catalog.needsGuard(analysis) || analysis.locksRows() && guard.admission().enforced()
+                        && analysis.kind() == StatementKind.READ_ONLY ? Route.GUARD : Route.PASS;
             case TRANSACTION_CONTROL:
                 if (sessionGuard && analysis.preparesTransaction()) {
                     refusals.refuse(Refusals.prepareTransactionUnderSessionFence(), sql);
