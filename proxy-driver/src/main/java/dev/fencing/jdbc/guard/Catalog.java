@@ -105,6 +105,11 @@ public final class Catalog {
         }
     }
 
+    /** Whether {@code analysis} calls a function the catalog says may write (a stored or user function). */
+    public synchronized boolean callsWritingFunction(Analysis analysis) throws SQLException {
+        return functions.anyWrites(analysis.calledFunctions());
+    }
+
     /**
      * A function {@code analysis} calls whose work no guard can cover (SPEC C10), or null: on PostgreSQL one of the
      * extensions that open other sessions ({@code dblink}, {@code pg_background}); on H2 a Java function taking a

@@ -222,7 +222,8 @@ final class FencedExecution {
      * default unseen): the default is set again; a failure to do so is added to {@code failure}, or thrown.
      */
     private void afterCall(Analysis analysis, Exception failure) throws SQLException {
-        if (analysis.calledFunctions().isEmpty() && !analysis.isOpaque()) {
+        if (!admission.enforced() || router.dialect() != Dialect.MARIADB
+                || !analysis.isOpaque() && !router.callsWritingFunction(analysis)) {
             return;
         }
         try {

@@ -142,7 +142,8 @@ final class StatementRouter {
                 // A locking read writes row locks, which the server refuses in read-only work: a current token's
                 // guard opens the read-write transaction it needs (SPEC C10).
                 return catalog.needsGuard(analysis) || analysis.locksRows() && guard.admission().enforced()
-                        && analysis.kind() == StatementKind.READ_ONLY ? Route.GUARD : Route.PASS;
+                        && analysis.kind() == StatementKind.READ_ONLY && analyzer.dialect() == Dialect.POSTGRESQL
+                        ? Route.GUARD : Route.PASS;
             case TRANSACTION_CONTROL:
                 if (sessionGuard && analysis.preparesTransaction()) {
                     refusals.refuse(Refusals.prepareTransactionUnderSessionFence(), sql);
@@ -319,6 +320,11 @@ final class StatementRouter {
      */
     boolean commitsBetween(int statements, boolean mayEndTransaction) {
         return statements > 1 && mayEndTransaction && analyzer.dialect().commitsImplicitly();
+    }
+
+    /** Whether the statement calls a function the catalog says may write. */
+    boolean callsWritingFunction(Analysis analysis) throws SQLException {
+        return catalog.callsWritingFunction(analysis);
     }
 
     Dialect dialect() {
