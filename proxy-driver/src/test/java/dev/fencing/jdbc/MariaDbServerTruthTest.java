@@ -145,17 +145,20 @@ class MariaDbServerTruthTest {
             s.execute("SET autocommit = 1");
             java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
             try {
-                java.util.concurrent.Future<Long> slow = pool.submit(() -> {
-                    s.executeUpdate("UPDATE " + table + " SET v = 7 WHERE id = 1 AND SLEEP(1.5) = 0");
-                    return System.nanoTime();
-                });
+                long started = System.nanoTime();
+                java.util.concurrent.Future<Integer> slow = pool.submit(() -> s.executeUpdate("UPDATE " + table
+                        + " SET v = 7 WHERE id = 1 AND SLEEP(1.5) = 0"));
                 Thread.sleep(500);
                 long advanced;
                 try (Connection next = owner(MARK + 1); Statement n = next.createStatement()) {
                     n.executeUpdate("UPDATE " + table + " SET v = 21 WHERE id = 2");
                     advanced = System.nanoTime();
                 }
-                assertTrue(slow.get() < advanced, "the old owner's write committed after the new owner's advance");
+                assertEquals(1, slow.get());
+                // The new owner's advance waited for the old owner's slow write (1.5 s from its start): measured from
+                // the write's start, so a busy machine delaying either thread after its commit cannot decide it.
+                assertTrue(advanced - started >= 1_400_000_000L, "the new owner's advance did not wait for the old"
+                        + " owner's write, which could then commit after it");
             } finally {
                 pool.shutdownNow();
             }
