@@ -444,7 +444,21 @@ public final class Admission {
             stale.initCause(failure);
             return stale;
         }
-        return Refusals.refusedByReadOnlyServer(tokens.resource(), failure);
+        String resource = tokens.resource();
+        long token = findToken(tokens);
+        if (token > 0) {
+            try {
+                long mark = guard.readMark(resource);
+                if (mark > token) {
+                    FencingRefusedException stale = Refusals.stale(resource, token, mark); // the precise reason
+                    stale.initCause(failure);
+                    return stale;
+                }
+            } catch (SQLException markUnknown) {
+                failure.addSuppressed(markUnknown);
+            }
+        }
+        return Refusals.refusedByReadOnlyServer(resource, failure);
     }
 
     /** The caller's transaction ended ({@code commit}, {@code rollback}, auto-commit back on, or by SQL). */
