@@ -416,18 +416,27 @@ public final class Admission {
         if (callerReadOnly || transactionReadOnlyByCaller) {
             return; // the caller asked for read-only: the server's own refusal is the caller's answer
         }
+        FencingRefusedException stale = staleReason(tokens);
+        throw stale != null ? stale : Refusals.transactionNotAdmitted(tokens.resource());
+    }
+
+    /**
+     * Why work is not admitted when the reason is a stale token: the refusal of the transaction's start, or the token
+     * in force below the mark (read without a lock); {@code null} when the token is not stale or there is none.
+     */
+    private FencingRefusedException staleReason(TokenResolver tokens) throws SQLException {
         if (refusedAtStart != null) {
-            throw again(refusedAtStart);
+            return again(refusedAtStart);
         }
         String resource = tokens.resource();
         long token = findToken(tokens);
         if (token > 0) {
             long mark = guard.readMark(resource);
             if (mark > token) {
-                throw Refusals.stale(resource, token, mark); // the precise reason, read without a lock
+                return Refusals.stale(resource, token, mark);
             }
         }
-        throw Refusals.transactionNotAdmitted(resource);
+        return null;
     }
 
     /**
@@ -439,26 +448,16 @@ public final class Admission {
                 || guard.registeredAnywhere()) {
             return failure;
         }
-        if (refusedAtStart != null) {
-            FencingRefusedException stale = again(refusedAtStart); // the precise reason: the token at the start
-            stale.initCause(failure);
-            return stale;
-        }
-        String resource = tokens.resource();
-        long token = findToken(tokens);
-        if (token > 0) {
-            try {
-                long mark = guard.readMark(resource);
-                if (mark > token) {
-                    FencingRefusedException stale = Refusals.stale(resource, token, mark); // the precise reason
-                    stale.initCause(failure);
-                    return stale;
-                }
-            } catch (SQLException markUnknown) {
-                failure.addSuppressed(markUnknown);
+        try {
+            FencingRefusedException stale = staleReason(tokens);
+            if (stale != null) {
+                stale.initCause(failure);
+                return stale;
             }
+        } catch (SQLException markUnknown) {
+            failure.addSuppressed(markUnknown);
         }
-        return Refusals.refusedByReadOnlyServer(resource, failure);
+        return Refusals.refusedByReadOnlyServer(tokens.resource(), failure);
     }
 
     /** The caller's transaction ended ({@code commit}, {@code rollback}, auto-commit back on, or by SQL). */
