@@ -41,6 +41,7 @@ class MariaDbSessionAndRoutineTest {
     void tearDown() throws SQLException {
         TestDatabase.exec(raw, "DROP FUNCTION IF EXISTS " + table + "_fn", "DROP PROCEDURE IF EXISTS " + table + "_p",
                 "DROP EVENT IF EXISTS " + table + "_e", "DROP EVENT IF EXISTS " + table + "_e2",
+                "DROP PROCEDURE IF EXISTS " + table + "_lift", "DROP TRIGGER IF EXISTS " + table + "_lift",
                 "DROP TABLE IF EXISTS " + table);
     }
 
@@ -126,36 +127,65 @@ class MariaDbSessionAndRoutineTest {
     }
 
     /**
-     * An event is scheduled SQL the server runs later, in a session of its own, without a token: creating,
-     * altering and dropping one is DDL and needs a current token (that the event then runs after its creator may
-     * have gone stale is a documented limit, as with triggers and procedures).
+     * An event is scheduled SQL the server runs later, in a session of its own that no token admits, so its writes
+     * would land after any hand-over: creating or altering one is refused whatever the token (SPEC C10, work the
+     * fence cannot follow). Dropping one is DDL and needs a current token.
      */
     @Test
-    void eventsAreWritesThatNeedACurrentToken_C2() throws Exception {
+    void eventsAreRefusedWhateverTheTokenAndDroppingOneNeedsACurrentToken_C10() throws Exception {
         String event = table + "_e";
         String create = "CREATE EVENT " + event + " ON SCHEDULE AT CURRENT_TIMESTAMP + INTERVAL 1 DAY DO UPDATE "
                 + table + " SET balance = 0";
-        String[] changes = {"ALTER EVENT " + event + " DISABLE",
+        String[] changes = {create, "CREATE OR REPLACE DEFINER = CURRENT_USER EVENT " + event
+                + " ON SCHEDULE EVERY 1 DAY DO DELETE FROM " + table, "ALTER EVENT " + event + " ENABLE",
                 "ALTER EVENT " + event + " ON SCHEDULE EVERY 1 SECOND DO UPDATE " + table + " SET balance = 0",
-                "ALTER EVENT " + event + " RENAME TO " + event + "2", "DROP EVENT " + event};
-        try (Connection none = fenced(0); Connection stale = fenced(MARK - 1)) {
-            assertEquals(FencingSqlState.INVALID_TOKEN, refusal(none, create).getSQLState());
-            assertEquals(FencingSqlState.STALE_TOKEN, refusal(stale, create).getSQLState());
-            assertEquals(0, events());
-            try (Connection current = fenced(MARK); Statement s = current.createStatement()) {
-                s.execute(create);
-            }
-            assertEquals(1, events());
-            for (String change : changes) {
-                assertEquals(FencingSqlState.INVALID_TOKEN, refusal(none, change).getSQLState(), change);
-                assertEquals(FencingSqlState.STALE_TOKEN, refusal(stale, change).getSQLState(), change);
+                "ALTER EVENT " + event + " RENAME TO " + event + "2"};
+        try (Connection none = fenced(0); Connection stale = fenced(MARK - 1); Connection current = fenced(MARK)) {
+            for (Connection connection : new Connection[] {none, stale, current}) {
+                for (String change : changes) {
+                    SQLException e = refusal(connection, change);
+                    assertEquals(FencingSqlState.CANNOT_GUARD, e.getSQLState(), change);
+                    assertTrue(e.getMessage().contains("event scheduler"), e.getMessage());
+                }
             }
         }
-        assertEquals("ENABLED 1", eventState());
+        assertEquals(0, events());
+        // One made behind the fence (by another client) stays disabled and can be dropped with a current token only.
+        TestDatabase.exec(raw, "CREATE EVENT " + event + " ON SCHEDULE AT CURRENT_TIMESTAMP + INTERVAL 1 DAY DISABLE DO"
+                + " UPDATE " + table + " SET balance = 0");
+        try (Connection none = fenced(0); Connection stale = fenced(MARK - 1)) {
+            assertEquals(FencingSqlState.INVALID_TOKEN, refusal(none, "DROP EVENT " + event).getSQLState());
+            assertEquals(FencingSqlState.STALE_TOKEN, refusal(stale, "DROP EVENT " + event).getSQLState());
+        }
+        assertEquals("DISABLED 1", eventState());
         try (Connection current = fenced(MARK); Statement s = current.createStatement()) {
             s.execute("DROP EVENT IF EXISTS " + event);
         }
         assertEquals(0, events());
+    }
+
+    /**
+     * A stored program whose body sets the session's access mode would lift the server's read-only mode whenever it
+     * runs, past any admission (found by review: a one-statement trigger {@code SET @@session.tx_read_only = 0},
+     * fired by one admitted write, left the session read-write for the next un-admitted statement). Refused
+     * whatever the token; the server's catalog is the judge.
+     */
+    @Test
+    void aStoredProgramThatSetsTheAccessModeIsRefusedWhateverTheToken_C10() throws Exception {
+        String[] texts = {"CREATE TRIGGER " + table + "_lift BEFORE INSERT ON " + table
+                + " FOR EACH ROW SET @@session.tx_read_only = 0",
+                "CREATE TRIGGER " + table + "_lift BEFORE UPDATE ON " + table + " FOR EACH ROW SET SESSION `tx_read_only` = 0",
+                "CREATE PROCEDURE " + table + "_lift() SET SESSION TRANSACTION READ WRITE",
+                "CREATE OR REPLACE DEFINER = CURRENT_USER PROCEDURE " + table + "_lift() SET completion_type = 1"};
+        try (Connection current = fenced(MARK)) {
+            for (String text : texts) {
+                assertEquals(FencingSqlState.CANNOT_GUARD, refusal(current, text).getSQLState(), text);
+            }
+        }
+        assertEquals(0, count("information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE() AND ROUTINE_NAME = '"
+                + table + "_lift'"));
+        assertEquals(0, count("information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE() AND TRIGGER_NAME = '"
+                + table + "_lift'"));
     }
 
     /**

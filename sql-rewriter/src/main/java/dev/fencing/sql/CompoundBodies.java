@@ -22,6 +22,48 @@ final class CompoundBodies {
     private CompoundBodies() {
     }
 
+    /**
+     * Whether the statement creates or alters a stored program ({@code CREATE [OR REPLACE] [DEFINER = ...]
+     * PROCEDURE | FUNCTION | TRIGGER | EVENT | PACKAGE ...}), whatever its body.
+     */
+    static boolean definesProgram(List<Token> tokens) {
+        return !programKind(tokens).isEmpty();
+    }
+
+    /**
+     * The kind of stored program the statement creates or alters ({@code EVENT}, ...), or empty: the kind must follow
+     * the verb, {@code OR REPLACE}, a {@code DEFINER = user} clause (a few tokens, {@code `u`@`h`}) and
+     * {@code AGGREGATE} or {@code CONSTRAINT}, so {@code CREATE TABLE event} names no program.
+     */
+    static String programKind(List<Token> tokens) {
+        String verb = KeywordClassifier.word(tokens, 0);
+        if (!verb.equals("CREATE") && !verb.equals("ALTER")) {
+            return "";
+        }
+        int i = 1;
+        if (KeywordClassifier.word(tokens, i).equals("OR") && KeywordClassifier.word(tokens, i + 1).equals("REPLACE")) {
+            i += 2;
+        }
+        if (KeywordClassifier.word(tokens, i).equals("DEFINER")) {
+            // DEFINER = user: the user is a name, a string or CURRENT_USER, maybe @ and a host, maybe ()
+            for (int end = Math.min(tokens.size(), i + KIND_WITHIN); i < end; i++) {
+                String word = KeywordClassifier.word(tokens, i);
+                if (PROGRAMS.contains(word)) {
+                    return word;
+                }
+                if (word.equals("VIEW") || word.equals("SQL")) {
+                    return ""; // CREATE DEFINER = u [SQL SECURITY ...] VIEW v AS SELECT event ...
+                }
+            }
+            return "";
+        }
+        while (KeywordClassifier.word(tokens, i).equals("AGGREGATE") || KeywordClassifier.word(tokens, i).equals("CONSTRAINT")) {
+            i++;
+        }
+        String kind = KeywordClassifier.word(tokens, i);
+        return PROGRAMS.contains(kind) ? kind : "";
+    }
+
     /** Whether the text's first statement creates or alters a stored program whose body begins with {@code BEGIN}. */
     static boolean startsOne(List<Part> parts) {
         if (parts.isEmpty()) {

@@ -205,6 +205,11 @@ public final class SqlAnalyzer {
         if (lift != null) {
             return Analyses.unguardable(lift + ": " + Analyses.excerpt(part.text()), 1);
         }
+        if (dialect == Dialect.MARIADB && CompoundBodies.programKind(part.tokens()).equals("EVENT")) {
+            return Analyses.unguardable("an event runs later in the server's event scheduler, in a session of its own"
+                    + " that no token admits, so its writes would land after any hand-over: "
+                    + Analyses.excerpt(part.text()), 1);
+        }
         Analysis analysis = classifyPart(part);
         if (analysis.kind() == StatementKind.MUTATION
                 && (analysis.targetTables().isEmpty() || !CatalogFacts.changesDataOnly(part))) {

@@ -189,6 +189,21 @@ class SqlAnalyzerTest {
                 "SET NAMES utf8mb4, SESSION transaction_read_only = 0"}) {
             assertEquals(StatementKind.UNGUARDABLE, maria.analyze(sql).kind(), sql);
         }
+        for (String sql : new String[] {
+                "CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET @@session.tx_read_only = 0",
+                "CREATE DEFINER = `u`@`%` TRIGGER tr AFTER UPDATE ON t FOR EACH ROW SET SESSION `transaction_read_only` = 0",
+                "CREATE PROCEDURE p() SET SESSION tx_read_only = 0", "CREATE OR REPLACE PROCEDURE p() SET completion_type = 1",
+                "CREATE EVENT e ON SCHEDULE AT CURRENT_TIMESTAMP + INTERVAL 1 HOUR DO UPDATE t SET v = v + 1",
+                "ALTER EVENT e ENABLE", "create definer=current_user event e on schedule every 1 day do delete from t"}) {
+            assertEquals(StatementKind.UNGUARDABLE, maria.analyze(sql).kind(), sql);
+        }
+        assertEquals(StatementKind.UNGUARDABLE, pg.analyze("CREATE FUNCTION f() RETURNS int LANGUAGE sql"
+                + " SET default_transaction_read_only = off AS 'SELECT 1'").kind());
+        assertEquals(StatementKind.UNGUARDABLE, pg.analyze("ALTER FUNCTION f() SET default_transaction_read_only TO off").kind());
+        assertEquals(StatementKind.MUTATION, maria.analyze("CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET NEW.v = 1").kind());
+        assertEquals(StatementKind.MUTATION, maria.analyze("DROP EVENT IF EXISTS e").kind());
+        assertEquals(StatementKind.MUTATION, maria.analyze("CREATE TABLE event (id INT)").kind());
+        assertEquals(StatementKind.MUTATION, maria.analyze("CREATE VIEW v AS SELECT event FROM t").kind());
         assertEquals(TransactionControl.COMMIT, pg.analyze("COMMIT AND NO CHAIN").transactionControl());
         assertEquals(TransactionControl.SET_TRANSACTION,
                 pg.analyze("SET SESSION CHARACTERISTICS AS TRANSACTION \"").transactionControl(),
