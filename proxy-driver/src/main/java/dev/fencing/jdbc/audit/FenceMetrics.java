@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code dev.fencing.jdbc}) for every refusal and every epoch advance.
  */
 public final class FenceMetrics implements FenceMXBean {
-    static final String LOGGER = "dev.fencing.jdbc";
+    /** The name of the logger every refusal and advance is logged to. */
+    public static final String LOGGER = "dev.fencing.jdbc";
     private static final System.Logger LOG = System.getLogger(LOGGER);
     private static final Map<String, FenceMetrics> RESOURCES = new ConcurrentHashMap<>();
     /** Whether Micrometer is on the driver's class path; its classes are never loaded when it is not. */

@@ -45,8 +45,22 @@ final class ConnectionOptions {
             description = "The lease table (table or schema.table). Default: fencing_lease.")
     String leaseTable;
 
-    /** The JDBC URL and properties these options name, or a usage error saying what is missing. */
+    /** The database these options name: a JDBC URL and the properties for it. */
+    record Target(String url, Properties info) {
+        /** The URL through the fencing driver ({@code jdbc:fencing:...}), whichever of the two was given. */
+        String fencedUrl() {
+            return url.regionMatches(true, 0, "jdbc:fencing:", 0, 13) ? url : "jdbc:fencing:" + url.substring(5);
+        }
+    }
+
+    /** A token issuer for the database these options name, or a usage error saying what is missing. */
     TokenIssuer issuer() throws SQLException {
+        Target target = target();
+        return TokenIssuer.forUrl(target.url(), target.info());
+    }
+
+    /** The JDBC URL and properties these options name, or a usage error saying what is missing. */
+    Target target() {
         Map<String, String> env = System.getenv();
         Properties file = new Properties();
         Path configFile = config != null ? config : env.containsKey(CONFIG_ENV) ? Path.of(env.get(CONFIG_ENV)) : null;
@@ -72,7 +86,11 @@ final class ConnectionOptions {
         put(info, "password", first(env.get(PASSWORD_ENV), file.getProperty("password")));
         put(info, FencingProperty.TABLE.getName(), epochTable);
         put(info, FencingProperty.LEASE_TABLE.getName(), leaseTable);
-        return TokenIssuer.forUrl(jdbcUrl, info);
+        if (!jdbcUrl.regionMatches(true, 0, "jdbc:", 0, 5)) {
+            throw new CliException(Exit.USAGE, "not a JDBC URL: " + jdbcUrl + " (for example"
+                    + " jdbc:postgresql://db/app or jdbc:fencing:postgresql://db/app)");
+        }
+        return new Target(jdbcUrl, info);
     }
 
     private static void put(Properties info, String name, String value) {

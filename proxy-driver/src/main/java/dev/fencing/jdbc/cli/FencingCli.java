@@ -28,7 +28,7 @@ import java.util.Locale;
  */
 @Command(name = "fencing", mixinStandardHelpOptions = true, version = "fencing-jdbc issuer",
         description = "Fencing tokens from the database: leases, tokens, and jobs run under a lease.",
-        subcommands = ExecCommand.class,
+        subcommands = {ExecCommand.class, SqlCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success (exec: the command's own exit code is passed through)",
@@ -39,11 +39,17 @@ import java.util.Locale;
             "76:the lease was lost (renew, release; exec stopped its command)",
             "127:exec could not start the command"})
 public final class FencingCli {
+    private static final java.util.logging.Logger QUIET_DRIVER_LOG =
+            java.util.logging.Logger.getLogger(dev.fencing.jdbc.audit.FenceMetrics.LOGGER);
+
     @Spec
     CommandSpec spec;
 
     /** Runs the command and exits the JVM with its exit code. */
     public static void main(String[] args) {
+        // The command reports every failure itself, in one line; the driver's own log records (two lines each under
+        // java.util.logging's default format) would repeat them between its output.
+        QUIET_DRIVER_LOG.setLevel(java.util.logging.Level.SEVERE);
         System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
     }
 
@@ -113,12 +119,17 @@ public final class FencingCli {
     int init(@Mixin ConnectionOptions db,
              @Option(names = "--dry-run", description = "Print the SQL for a DBA instead of running it.")
              boolean dryRun,
-             @Option(names = "--dialect", paramLabel = "h2|postgresql",
+             @Option(names = "--dialect", paramLabel = "h2|postgresql|mariadb",
                      description = "With --dry-run: the database kind (default: from the URL).") String dialect)
             throws SQLException {
         PrintWriter out = spec.commandLine().getOut();
         if (dryRun) {
             List<String> statements;
+            if (dialect == null && db.url == null && System.getenv(ConnectionOptions.URL_ENV) == null
+                    && db.config == null && System.getenv(ConnectionOptions.CONFIG_ENV) == null) {
+                throw new CliException(Exit.USAGE, "init --dry-run needs the database kind: give --dialect"
+                        + " h2|postgresql|mariadb, or --url");
+            }
             if (dialect != null) {
                 statements = TokenIssuer.createTablesSql(dialect(dialect),
                         dev.fencing.sql.EpochTable.of(db.epochTable == null ? "fencing_epoch" : db.epochTable),
@@ -145,8 +156,11 @@ public final class FencingCli {
             case "postgresql":
             case "postgres":
                 return Dialect.POSTGRESQL;
+            case "mariadb":
+            case "mysql":
+                return Dialect.MARIADB;
             default:
-                throw new CliException(Exit.USAGE, "--dialect must be h2 or postgresql, was '" + name + "'");
+                throw new CliException(Exit.USAGE, "--dialect must be h2, postgresql or mariadb, was '" + name + "'");
         }
     }
 
