@@ -76,6 +76,57 @@ class MariaDbConnectTimeSqlTest {
         assertRefusedAtConnect(TestDatabase.fenced(raw), info, "as a driver property");
     }
 
+    /**
+     * Modes that let the connector open a new server session under an open connection (fail-over, load balancing,
+     * reconnects, transaction replay) are refused at connect: the fence makes each session read-only when it
+     * connects and would not see a new one (found by review: after a killed session, a hidden write through a
+     * view landed under every one of them).
+     */
+    @ParameterizedTest
+    @EnumSource(value = TestDatabase.class, names = {"MARIADB", "MYSQL"})
+    void modesThatReplaceTheServerSessionAreRefused_C10(TestDatabase database) throws Exception {
+        String raw = database.rawUrl();
+        String scheme = database == TestDatabase.MARIADB ? "jdbc:mariadb:" : "jdbc:mysql:";
+        String afterSlashes = raw.substring(scheme.length() + 2);
+        String host = afterSlashes.substring(0, afterSlashes.indexOf('/'));
+        String rest = afterSlashes.substring(host.length());
+        Properties none = new Properties();
+        java.util.List<String> urls = new java.util.ArrayList<>(java.util.List.of(
+                scheme + "loadbalance://" + host + rest, scheme + "replication://" + host + "," + host + rest,
+                scheme + "//" + host + "," + host + rest));
+        if (database == TestDatabase.MARIADB) {
+            urls.addAll(java.util.List.of(scheme + "sequential://" + host + rest, raw + "&transactionReplay=true"));
+        } else {
+            urls.addAll(java.util.List.of(scheme + "//[" + host + "," + host + "]" + rest, raw + "&autoReconnect=true",
+                    raw + "&AUTORECONNECT=yes", "jdbc:mysql+srv://" + host + rest));
+        }
+        for (String url : urls) {
+            assertRefusedAtConnect(TestDatabase.fenced(url), none, url);
+        }
+        Properties reconnect = new Properties();
+        reconnect.setProperty(database == TestDatabase.MARIADB ? "transactionReplay" : "autoReconnectForPools", "true");
+        assertRefusedAtConnect(TestDatabase.fenced(raw), reconnect, "as a driver property");
+        Properties off = new Properties();
+        off.setProperty(database == TestDatabase.MARIADB ? "transactionReplay" : "autoReconnect", "false");
+        DriverManager.getConnection(TestDatabase.fenced(raw), off).close();
+
+        // One host, no reconnect: a killed session stays dead, and nothing reaches the server without the fence.
+        TestDatabase.exec(judgeUrl, "CREATE VIEW " + table + "_v AS SELECT " + table + "_w() AS x");
+        try (Connection fenced = DriverManager.getConnection(TestDatabase.fenced(raw));
+             Statement s = fenced.createStatement()) {
+            long id;
+            try (ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
+                rs.next();
+                id = rs.getLong(1);
+            }
+            TestDatabase.exec(judgeUrl, "KILL CONNECTION " + id);
+            for (int i = 0; i < 3; i++) {
+                assertThrows(SQLException.class, () -> s.executeQuery("SELECT * FROM " + table + "_v").close());
+            }
+        }
+        assertEquals(100, balance());
+    }
+
     private static String encode(String value) {
         return URLEncoder.encode(value, StandardCharsets.UTF_8);
     }

@@ -88,6 +88,7 @@ public final class Settings {
             }
         }
         ConnectTimeSql.refuse(targetUrl, target);
+        SessionSwitches.refuse(targetUrl, target);
         return new Settings(targetUrl, target, values);
     }
 
