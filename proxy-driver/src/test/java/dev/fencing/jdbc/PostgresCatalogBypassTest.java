@@ -181,4 +181,40 @@ class PostgresCatalogBypassTest extends CatalogBypassTest {
         }
         assertEquals(List.of("105", "205"), shifted(rows(table), 0));
     }
+
+    /**
+     * A write to the session's temporary table that reads another relation is guarded like any write (SPEC C4):
+     * the relation may be a view whose function writes a shared table, and the guard's lock makes an epoch change
+     * wait for it (found by review: such a write, sent with the current token, committed after the new owner's
+     * mark, since temporary-table writes take no lock). Real threads; the new owner's advance must wait.
+     */
+    @Test
+    void aTemporaryTableWriteThatReadsAViewHoldsAnEpochChangeOff_C4() throws Exception {
+        TestDatabase.exec(raw, "CREATE FUNCTION " + table + "_slow() RETURNS int LANGUAGE plpgsql AS $$ BEGIN"
+                        + " PERFORM pg_sleep(1.5); UPDATE " + table + " SET balance = balance + 1 WHERE id = 1;"
+                        + " RETURN 1; END $$",
+                "CREATE VIEW " + table + "_sv AS SELECT " + table + "_slow() AS x");
+        try (Connection old = connect(HIGH_WATER_MARK); Statement s = old.createStatement()) {
+            s.execute("CREATE TEMPORARY TABLE " + table + "_tmp (x int)");
+            long start = System.nanoTime();
+            java.util.concurrent.CompletableFuture<Integer> write = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> {
+                        try {
+                            return s.executeUpdate("INSERT INTO " + table + "_tmp SELECT x FROM " + table + "_sv");
+                        } catch (SQLException e) {
+                            throw new java.util.concurrent.CompletionException(e);
+                        }
+                    });
+            Thread.sleep(400);
+            try (Connection next = connect(HIGH_WATER_MARK + 1); Statement n = next.createStatement()) {
+                n.executeUpdate("UPDATE " + table + " SET balance = balance WHERE id = 2");
+            }
+            long advancedAfter = (System.nanoTime() - start) / 1_000_000;
+            assertEquals(1, write.get(30, java.util.concurrent.TimeUnit.SECONDS));
+            org.junit.jupiter.api.Assertions.assertTrue(advancedAfter >= 1400, "the new owner's advance committed "
+                    + advancedAfter + " ms after the old owner's write began, before that write ended (1.5 s)");
+        }
+        assertEquals("1:101 2:200 ", rows(table));
+        assertEquals(HIGH_WATER_MARK + 1, Long.parseLong(snapshot().replaceAll(".* epoch=", "")));
+    }
 }

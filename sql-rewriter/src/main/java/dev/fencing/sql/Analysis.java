@@ -29,7 +29,8 @@ public final class Analysis {
 
     /** Facts the analyzer derives from a text's tokens, for the driver's refusals. */
     enum Fact {
-        CHANGES_CLIENT_CHARSET, PREPARES_TRANSACTION, LOCKS_ROWS, NAMES_PROTECTED_TABLE, RUNS_OUTSIDE_TRANSACTION;
+        CHANGES_CLIENT_CHARSET, PREPARES_TRANSACTION, LOCKS_ROWS, NAMES_PROTECTED_TABLE, RUNS_OUTSIDE_TRANSACTION,
+        READS_RELATIONS;
 
         int bit() {
             return 1 << ordinal();
@@ -227,6 +228,17 @@ public final class Analysis {
      */
     public boolean namesProtectedTable() {
         return has(Fact.NAMES_PROTECTED_TABLE);
+    }
+
+    /**
+     * Whether a statement of the text may read a relation besides the tables it writes, as its tokens show: a query
+     * or join ({@code SELECT}, {@code TABLE}, {@code WITH}, {@code JOIN}, {@code USING}, or a {@code FROM} other
+     * than {@code DELETE FROM} and {@code COPY ... FROM}). A relation read may be a view whose function writes
+     * elsewhere (found by review: {@code INSERT INTO exempt_log SELECT x FROM writing_view}), so such a statement is
+     * never a write to exempt or temporary tables alone.
+     */
+    public boolean readsRelations() {
+        return has(Fact.READS_RELATIONS);
     }
 
     /**

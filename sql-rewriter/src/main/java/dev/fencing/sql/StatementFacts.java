@@ -40,6 +40,9 @@ final class StatementFacts {
         if (locks(tokens)) {
             facts |= Fact.LOCKS_ROWS.bit();
         }
+        if (readsRelations(tokens)) {
+            facts |= Fact.READS_RELATIONS.bit();
+        }
         for (Token token : tokens) {
             if (Names.isName(token) && protectedTables.contains(Names.fold(part.source(token)))) {
                 facts |= Fact.NAMES_PROTECTED_TABLE.bit();
@@ -47,6 +50,26 @@ final class StatementFacts {
             }
         }
         return facts;
+    }
+
+    /** Words that begin a query or join; see {@link Analysis#readsRelations()}. */
+    private static final Set<String> QUERY_WORDS = Set.of("SELECT", "TABLE", "WITH", "JOIN", "USING");
+
+    /** See {@link Analysis#readsRelations()}: any query word, or a {@code FROM} that is not DELETE's or COPY's own. */
+    private static boolean readsRelations(List<Token> tokens) {
+        String first = KeywordClassifier.word(tokens, 0);
+        for (int i = 0; i < tokens.size(); i++) {
+            Token token = tokens.get(i);
+            if (token.kind() != Token.Kind.WORD) {
+                continue;
+            }
+            String word = token.upper();
+            if (QUERY_WORDS.contains(word)
+                    || word.equals("FROM") && !(i == 1 && first.equals("DELETE")) && !first.equals("COPY")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code LOCK} anywhere, or {@code FOR} followed by {@code UPDATE}, {@code SHARE}, {@code NO KEY UPDATE}, {@code KEY SHARE}. */

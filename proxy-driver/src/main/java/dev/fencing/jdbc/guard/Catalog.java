@@ -137,11 +137,13 @@ public final class Catalog {
      * see: every target is a name this connection created a temporary table under, and the database, asked now with
      * the session's search path, resolves every written reference to a plain table in this session's temporary
      * schema that has no triggers, rules or children, no column of a domain type, and no default or constraint that
-     * calls a function outside {@code pg_catalog} or a volatile one that may write; and the statement calls no
-     * function that may write (issue 11, item 3).
+     * calls a function outside {@code pg_catalog} or a volatile one that may write; and the statement reads no
+     * other relation (a view there may write elsewhere, found by review) and calls no function that may write
+     * (issue 11, item 3).
      */
     public synchronized boolean writesOnlyTemporaryTables(Analysis analysis) throws SQLException {
         if (dialect != Dialect.POSTGRESQL || !analysis.changesDataOnly() || analysis.isOpaque()
+                || analysis.readsRelations()
                 || analysis.targetTables().isEmpty() || !temporaryNames.containsAll(analysis.targetTables())
                 || analysis.targetReferences().isEmpty()) {
             return false;

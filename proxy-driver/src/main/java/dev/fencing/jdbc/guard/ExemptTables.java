@@ -64,11 +64,13 @@ final class ExemptTables {
     }
 
     /**
-     * Whether every target of a data change is a configured exempt table: first by name in the text (free), then,
-     * only when all match, by asking the database which table each written reference means.
+     * Whether every target of a data change is a configured exempt table and it reads no other relation (a view read
+     * in it may write elsewhere, found by review): first by name in the text (free), then, only when all match, by
+     * asking the database which table each written reference means.
      */
     boolean writesOnlyExempt(Analysis analysis) throws SQLException {
-        if (analysis.targetTables().isEmpty() || !exemptNames.containsAll(analysis.targetTables())
+        if (analysis.targetTables().isEmpty() || analysis.readsRelations()
+                || !exemptNames.containsAll(analysis.targetTables())
                 || analysis.targetReferences().isEmpty()) {
             return false;
         }
