@@ -53,6 +53,11 @@ public final class Admission {
     private FencingRefusedException refusedAtStart;
     /** MariaDB/MySQL: a transaction start was refused and rolled back; nothing is admitted until the caller ends it. */
     private boolean demoted;
+    /**
+     * Under the session fence: the session is registered, but the token in force is not the registered one, so its
+     * work is kept read-only until that token is in force again.
+     */
+    private boolean registrationSuspended;
     /** Whether the transaction-control statement being sent came before any query of its transaction. */
     private boolean freshBeforeControl;
 
@@ -205,6 +210,13 @@ public final class Admission {
         // read-write as a whole, and the hand-over ends it; only an unregistered one admits transactions.
         guard.registerForRead(tokens);
         if (guard.registeredAnywhere()) {
+            // The registration covers work at its own token only: other work is read-only on the server (found by
+            // review: after a pool's clean-up cleared the token, a read of a writing view wrote).
+            boolean covers = guard.registrationCovers(tokens);
+            if (covers == registrationSuspended) {
+                registrationSuspended = !covers;
+                restoreSessionMode();
+            }
             return;
         }
         boolean fresh = !demoted && probe.transactionStartsWithNextStatement();
@@ -506,7 +518,7 @@ public final class Admission {
         } catch (ReflectiveOperationException e) {
             throw new SQLException("fencing: cannot read the server's reported read-only mode", e);
         }
-        boolean registered = guard.registeredAnywhere();
+        boolean registered = guard.registeredAnywhere() && !registrationSuspended;
         if (value == null || on(value) != registered) {
             return;
         }

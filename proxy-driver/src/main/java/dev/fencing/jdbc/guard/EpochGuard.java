@@ -95,6 +95,24 @@ public final class EpochGuard {
         return sessions != null && sessions.registeredAnywhere();
     }
 
+    /**
+     * Under the session fence: whether the token in force is the one this session is registered at for the resource
+     * in force. When it is not (no token, another token or resource, a scope that ended, a pool's clean-up), the
+     * registration does not cover the work, which is then kept read-only on the server like any un-admitted work.
+     */
+    boolean registrationCovers(TokenResolver tokens) {
+        if (sessions == null) {
+            return false;
+        }
+        try {
+            String resource = tokens.resource();
+            Long registered = sessions.registeredToken(resource);
+            return registered != null && registered == tokens.find(resource);
+        } catch (SQLException invalid) {
+            return false;
+        }
+    }
+
     public EpochSql sql() {
         return sql;
     }
