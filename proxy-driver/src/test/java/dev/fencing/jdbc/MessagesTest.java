@@ -127,4 +127,17 @@ class MessagesTest {
         names.sort(null);
         assertEquals(ALL_SETTINGS, names);
     }
+
+    /** A missing token says where it was looked for, which environment variable, and that 'default' is a placeholder. */
+    @Test
+    void aMissingTokenNamesTheEnvironmentVariableAndThePlaceholderResource() throws Exception {
+        try (java.sql.Connection c = DriverManager.getConnection(
+                "jdbc:fencing:h2:mem:msgEnv;fencing.schema=create;fencing.token.env=NO_SUCH_VAR_27")) {
+            SQLException e = assertThrows(SQLException.class, () -> c.createStatement().execute("CREATE TABLE t (id INT)"));
+            assertEquals(FencingSqlState.INVALID_TOKEN, e.getSQLState());
+            assertTrue(e.getMessage().contains("environment variable NO_SUCH_VAR_27 (fencing.token.env)")
+                    && e.getMessage().contains("'default' is the placeholder resource: name yours with fencing.resource"),
+                    e.getMessage());
+        }
+    }
 }

@@ -12,11 +12,19 @@ public final class Refusals {
     private Refusals() {
     }
 
-    public static FencingRefusedException missingToken(String resource) {
+    /**
+     * No token in force: names every place one could have come from, the environment variable that was looked at,
+     * and, for the placeholder resource, that the application has not named its resource.
+     */
+    public static FencingRefusedException missingToken(String resource, String tokenEnvName) {
         return new FencingRefusedException("fencing: no token for resource '" + resource
-                + "': a mutation needs a fencing token (scope, connection, SET fencing.token, settings, token file"
-                + " or environment)", "no token for resource '" + resource + "'", FencingSqlState.INVALID_TOKEN,
-                resource, 0, -1);
+                + "': a mutation needs a fencing token, and none was set by a scope (Fencing.scope), on the"
+                + " connection (setClientInfo or SET fencing.token), in the settings (fencing.token,"
+                + " fencing.token.file, fencing.token.source) or in the environment variable " + tokenEnvName
+                + (tokenEnvName.equals(FencingProperty.DEFAULT_TOKEN_ENV) ? "" : " (fencing.token.env)")
+                + (resource.equals(FencingProperty.DEFAULT_RESOURCE) ? "; '" + resource + "' is the placeholder"
+                + " resource: name yours with fencing.resource" : ""),
+                "no token for resource '" + resource + "'", FencingSqlState.INVALID_TOKEN, resource, 0, -1);
     }
 
     /**

@@ -93,7 +93,7 @@ public final class TokenResolver {
     public long token(String resource) throws SQLException {
         long token = find(resource);
         if (token == 0) {
-            throw forgotten ? Refusals.forgottenToken(resource) : Refusals.missingToken(resource);
+            throw forgotten ? Refusals.forgottenToken(resource) : Refusals.missingToken(resource, settings.tokenEnvName());
         }
         return token;
     }
