@@ -118,8 +118,11 @@ class FenceMetricsTest {
         assertEquals(2L, server.getAttribute(name, "Refusals"));
         assertEquals(2L, server.getAttribute(name, "CurrentMark"));
         FenceMXBean fence = JMX.newMXBeanProxy(server, name, FenceMXBean.class);
-        assertEquals(Map.of(FencingSqlState.INVALID_TOKEN, 1L, FencingSqlState.STALE_TOKEN, 1L),
-                fence.getRefusalsBySqlState());
+        Map<String, Long> expected = new java.util.TreeMap<>();
+        FencingSqlState.ALL.forEach(state -> expected.put(state, 0L));
+        expected.put(FencingSqlState.INVALID_TOKEN, 1L);
+        expected.put(FencingSqlState.STALE_TOKEN, 1L);
+        assertEquals(expected, fence.getRefusalsBySqlState(), "all six of the fence's states, as operations.md says");
 
         assertTrue(logged.contains("fencing: resource '" + resource + "' advanced to epoch 2 (was 1)"), logged::toString);
         assertTrue(logged.stream().anyMatch(line -> line.startsWith("fencing: refused resource=" + resource

@@ -59,11 +59,6 @@ public enum Dialect {
         return GENERIC;
     }
 
-    /** Whether several transactions can hold a shared lock on the epoch row at once (same-epoch writers never wait). */
-    public boolean hasSharedRowLocks() {
-        return sharedRowLocks;
-    }
-
     /**
      * Whether the database commits an open transaction on its own before DDL and some settings (H2, MariaDB), so
      * the guard's epoch-row lock is gone after such a statement.

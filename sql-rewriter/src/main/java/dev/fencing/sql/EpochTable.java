@@ -66,11 +66,6 @@ public final class EpochTable {
         return schema != null;
     }
 
-    /** Whether this is a name the database resolved ({@link #resolved}), not one as configured. */
-    public boolean isResolved() {
-        return exact;
-    }
-
     /** The schema as the database stores it ({@code null} when unqualified): configured names folded by {@code dialect}. */
     public String storedSchema(Dialect dialect) {
         return schema == null ? null : stored(schema, dialect);

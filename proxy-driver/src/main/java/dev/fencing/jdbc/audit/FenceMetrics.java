@@ -164,6 +164,9 @@ public final class FenceMetrics implements FenceMXBean {
     @Override
     public Map<String, Long> getRefusalsBySqlState() {
         Map<String, Long> counts = new TreeMap<>();
+        for (String state : dev.fencing.jdbc.FencingSqlState.ALL) {
+            counts.put(state, 0L); // every one of the fence's own states, refused or not yet (docs/operations.md)
+        }
         refusals.forEach((state, count) -> counts.put(state, count.sum()));
         return counts;
     }

@@ -13,6 +13,38 @@ public final class Refusals {
     }
 
     /**
+     * The session fence closed a connection asked to move from the token its server session is registered at to
+     * another one ({@code 08006}); counted and logged like every refusal, since no statement's policy sees it.
+     */
+    public static SQLException closedForNewToken(String resource, long held, long token) {
+        FencingRefusedException closed = new FencingRefusedException("fencing: this connection is fenced at token "
+                + held + " of resource '" + resource + "' (" + FencingProperty.GUARD.getName() + "=session) and cannot"
+                + " move to token " + token + ": it was closed, nothing was changed; take a new connection for the new"
+                + " token", "connection fenced at token " + held + " closed when asked for token " + token,
+                SqlStates.CONNECTION_FAILURE, resource, token, -1);
+        FenceMetrics.of(resource).refused(closed, "(the connection was closed)", true);
+        return closed;
+    }
+
+    /** The server holds this session's registration at another token than the driver believed. */
+    public static SQLException registrationMismatch(String resource, long held, long token) {
+        return new SQLException("fencing: the server holds this session's registration for resource '" + resource
+                + "' at token " + held + ", not " + token + "; nothing was changed", FencingSqlState.CANNOT_GUARD);
+    }
+
+    /** The advance of a mark kept losing the race for the epoch row. */
+    public static SQLException epochRowRaces(String resource) {
+        return new SQLException("fencing: could not lock the epoch row of '" + resource + "' after repeated races"
+                + " (or the session hides the row from the fence's own reads); nothing was changed",
+                FencingSqlState.CANNOT_GUARD);
+    }
+
+    /** {@code execute(String)} on a prepared {@code SET fencing.*}: it takes its value from its parameter. */
+    public static SQLException preparedSettingWithText() {
+        return new SQLException("fencing: a prepared SET fencing.* takes no query string", FencingSqlState.CANNOT_GUARD);
+    }
+
+    /**
      * No token in force: names every place one could have come from, the environment variable that was looked at,
      * and, for the placeholder resource, that the application has not named its resource.
      */

@@ -9,6 +9,15 @@ package dev.fencing.jdbc.audit;
 public final class SqlStates {
     /** No registered driver accepts the URL, or it returned no connection (as {@code DriverManager} says). */
     public static final String CANNOT_CONNECT = "08001";
+    /**
+     * The connection was closed under the caller: the session fence closes a connection asked to move to another
+     * token (its server session stays fenced at the first one).
+     */
+    public static final String CONNECTION_FAILURE = "08006";
+    /** A race with another session changed what the statement relied on; running it again may succeed. */
+    public static final String SERIALIZATION_FAILURE = "40001";
+    /** PostgreSQL and MariaDB: a write in a read-only transaction. */
+    public static final String READ_ONLY_TRANSACTION = "25006";
     /** A parameter index below 1, when the underlying driver did not refuse it itself. */
     public static final String INVALID_PARAMETER = "22023";
 

@@ -279,11 +279,6 @@ public final class TokenResolver {
         connectionResource = Settings.resourceName(resource, source);
     }
 
-    /** Returns to the configured resource. */
-    void clearConnectionResource() {
-        connectionResource = null;
-    }
-
     /**
      * The borrower is done with the connection (a pool took it back): its own token and resource are forgotten, so
      * the next borrower starts from the configured sources only. A thread's scope is untouched: it is the thread's.

@@ -2,6 +2,7 @@ package dev.fencing.jdbc.guard;
 
 import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.jdbc.audit.Refusals;
+import dev.fencing.jdbc.audit.SqlStates;
 import dev.fencing.jdbc.config.Settings;
 import dev.fencing.jdbc.config.TokenResolver;
 import dev.fencing.sql.Dialect;
@@ -456,7 +457,7 @@ public final class Admission {
      * refusal says so with the fence's SQLState (the server's error as its cause); otherwise {@code failure} as it is.
      */
     public SQLException explain(SQLException failure, TokenResolver tokens) {
-        if (sql == null || !"25006".equals(failure.getSQLState()) || callerAskedReadOnly()
+        if (sql == null || !SqlStates.READ_ONLY_TRANSACTION.equals(failure.getSQLState()) || callerAskedReadOnly()
                 || guard.registeredAnywhere()) {
             return failure;
         }

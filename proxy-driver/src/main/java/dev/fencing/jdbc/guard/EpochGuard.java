@@ -203,9 +203,7 @@ public final class EpochGuard {
         } catch (SQLException ignored) {
             // closing is what matters; the refusal below says why
         }
-        throw new SQLException("fencing: this connection is fenced at token " + held + " of resource '" + resource
-                + "' (" + FencingProperty.GUARD.getName() + "=session) and cannot move to token " + token + ": it was closed, nothing"
-                + " was changed; take a new connection for the new token", "08006");
+        throw Refusals.closedForNewToken(resource, held, token);
     }
 
     /** Under the session fence: registers for the token in force, if there is one, before a statement that reads. */
@@ -368,9 +366,7 @@ public final class EpochGuard {
                 return;
             }
         }
-        throw new SQLException("fencing: could not lock the epoch row of '" + resource + "' after repeated races"
-                + " (or the session hides the row from the fence's own reads); nothing was changed",
-                dev.fencing.jdbc.FencingSqlState.CANNOT_GUARD);
+        throw Refusals.epochRowRaces(resource);
     }
 
     /**

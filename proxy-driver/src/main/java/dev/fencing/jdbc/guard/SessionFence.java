@@ -185,8 +185,7 @@ final class SessionFence {
                     FencingSqlState.CONFIGURATION);
         }
         if (held != token) {
-            throw new SQLException("fencing: the server holds this session's registration for resource '" + resource
-                    + "' at token " + held + ", not " + token + "; nothing was changed", FencingSqlState.CANNOT_GUARD);
+            throw Refusals.registrationMismatch(resource, held, token);
         }
         return Outcome.REGISTERED;
     }

@@ -1,6 +1,7 @@
 package dev.fencing.jdbc.issuer;
 
 import dev.fencing.jdbc.FencingSqlState;
+import dev.fencing.jdbc.audit.SqlStates;
 import dev.fencing.jdbc.config.Settings;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.EpochSql;
@@ -145,7 +146,8 @@ public final class TokenIssuer implements AutoCloseable {
         rows.insertMissing(resource);
         LeaseRows.Row row = rows.lock(resource);
         if (row == null) {
-            throw new SQLException("fencing: the lease row of '" + resource + "' vanished while acquiring");
+            throw new SQLException("fencing: the lease row of '" + resource + "' vanished while acquiring; try again",
+                    SqlStates.SERIALIZATION_FAILURE);
         }
         long issued = row.issued();
         long mark = rows.readMark(resource);
@@ -153,7 +155,8 @@ public final class TokenIssuer implements AutoCloseable {
         boolean live = row.live() && issued >= mark;
         if (live && holder.equals(row.holder())) {
             if (!rows.extend(resource, holder, issued, ttlMillis)) {
-                throw new SQLException("fencing: could not extend the lease row of '" + resource + "'");
+                throw new SQLException("fencing: could not extend the lease row of '" + resource + "'; try again",
+                        SqlStates.SERIALIZATION_FAILURE);
             }
             if (options.revoke()) {
                 rows.establish(resource, issued);

@@ -313,8 +313,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
     @Override
     Object runText(String sql, Exec exec, Keys keys) throws SQLException {
         if (!(current instanceof PreparedStatement)) {
-            throw new SQLException("fencing: a prepared SET fencing.* takes no query string",
-                    dev.fencing.jdbc.FencingSqlState.CANNOT_GUARD);
+            throw dev.fencing.jdbc.audit.Refusals.preparedSettingWithText();
         }
         Statement raw = current;
         Analysis text = connection.router().analyze(sql);
