@@ -98,7 +98,8 @@ class MariaDbConnectTimeSqlTest {
             urls.addAll(java.util.List.of(scheme + "sequential://" + host + rest, raw + "&transactionReplay=true"));
         } else {
             urls.addAll(java.util.List.of(scheme + "//[" + host + "," + host + "]" + rest, raw + "&autoReconnect=true",
-                    raw + "&AUTORECONNECT=yes", "jdbc:mysql+srv://" + host + rest));
+                    raw + "&AUTORECONNECT=yes", "jdbc:mysql+srv://" + host + rest, raw + "&useConfigs=clusterBase",
+                    raw + "&useConfigs=fullDebug,clusterBase", raw + "&propertiesTransform=com.example.T"));
         }
         for (String url : urls) {
             assertRefusedAtConnect(TestDatabase.fenced(url), none, url);

@@ -217,4 +217,25 @@ class PostgresCatalogBypassTest extends CatalogBypassTest {
         assertEquals("1:101 2:200 ", rows(table));
         assertEquals(HIGH_WATER_MARK + 1, Long.parseLong(snapshot().replaceAll(".* epoch=", "")));
     }
+
+    /**
+     * A built-in that runs a query of its own ({@code table_to_xml}, {@code query_to_xml}: STABLE, in pg_catalog)
+     * reads a relation the text names only in a string: an exempt or temporary write that calls one is guarded
+     * (found by the second review: it reached a writing view without a token). Plain built-ins keep the write exempt.
+     */
+    @Test
+    void anExemptWriteCallingABuiltInThatRunsAQueryIsGuarded_C10() throws Exception {
+        TestDatabase.exec(raw, "CREATE VIEW " + table + "_xv AS SELECT " + callWriter(writer, 1) + " AS x");
+        String xml = "length(table_to_xml('" + table + "_xv', false, false, '')::text)";
+        for (String sql : List.of("INSERT INTO " + audit + " VALUES (1, " + xml + ")",
+                "DELETE FROM " + audit + " WHERE balance = " + xml,
+                "INSERT INTO " + audit + " VALUES (2, length(query_to_xml('SELECT * FROM " + table
+                        + "_xv', false, false, '')::text))")) {
+            assertRefused(sql, c -> c.createStatement().executeUpdate(sql));
+        }
+        try (Connection c = connect(0); Statement s = c.createStatement()) {
+            assertEquals(1, s.executeUpdate("INSERT INTO " + audit + " VALUES (3, length(to_char(now(), 'YYYY')))"));
+        }
+        assertEquals("3:4 ", rows(audit));
+    }
 }

@@ -19,6 +19,12 @@ import java.util.Set;
 final class SessionSwitches {
     /** Properties that make the connector reconnect or replay on a new session (compared case-insensitively). */
     private static final Set<String> RECONNECTS = Set.of("autoreconnect", "autoreconnectforpools", "transactionreplay");
+    /**
+     * MySQL Connector/J settings that set other settings from elsewhere, which the fence cannot check: bundled or
+     * class-path configuration files ({@code useConfigs=clusterBase} turns {@code autoReconnect} on, found by review)
+     * and a class that rewrites the properties.
+     */
+    private static final Set<String> INDIRECT = Set.of("useconfigs", "propertiestransform");
 
     private SessionSwitches() {
     }
@@ -80,6 +86,12 @@ final class SessionSwitches {
     }
 
     private static void check(String name, String value) throws SQLException {
+        if (INDIRECT.contains(name.toLowerCase(Locale.ROOT))) {
+            throw Settings.configuration("the setting " + name + "=" + value + " sets other connector settings from"
+                    + " elsewhere (a configuration file, a class), which the fence cannot check: bundled ones turn on"
+                    + " reconnects (clusterBase: autoReconnect), which would open server sessions the fence never made"
+                    + " read-only. Give the settings themselves instead");
+        }
         if (RECONNECTS.contains(name.toLowerCase(Locale.ROOT)) && !value.equalsIgnoreCase("false")
                 && !value.equalsIgnoreCase("no") && !value.equals("0")) {
             throw refusal("the setting " + name + "=" + value);

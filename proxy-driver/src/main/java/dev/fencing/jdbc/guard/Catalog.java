@@ -99,7 +99,8 @@ public final class Catalog {
                     unfenceable.forget();
                     return true;
                 }
-                return !exempt.writesOnlyExempt(analysis) || functions.anyWrites(analysis.calledFunctions());
+                return !exempt.writesOnlyExempt(analysis) || functions.anyWrites(analysis.calledFunctions())
+                        || functions.anyMayRunQueries(analysis.calledFunctions());
             default:
                 return false;
         }
@@ -155,7 +156,8 @@ public final class Catalog {
                 return false;
             }
         }
-        return !functions.anyWrites(analysis.calledFunctions());
+        return !functions.anyWrites(analysis.calledFunctions())
+                && !functions.anyMayRunQueries(analysis.calledFunctions());
     }
 
     /**

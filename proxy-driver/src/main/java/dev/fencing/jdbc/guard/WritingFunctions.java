@@ -57,9 +57,81 @@ final class WritingFunctions {
         this.dialect = dialect;
     }
 
+    /**
+     * PostgreSQL built-ins that are not immutable yet run no query of their own: clocks, formatting, settings, JSON
+     * building. Any other built-in that is not immutable may run SQL it is given ({@code table_to_xml('v', ...)},
+     * {@code query_to_xml}, {@code ts_stat}, found by review), so a write that lifts read-only mode without the guard
+     * (to an exempt or temporary table) may not call it; a name missing here only makes such a write need a token.
+     */
+    static final Set<String> PLAIN_POSTGRES = Set.of("now", "statement_timestamp", "transaction_timestamp",
+            "clock_timestamp", "timeofday", "to_char", "to_date", "to_timestamp", "to_number", "age", "date_trunc",
+            "date_part", "timezone", "make_timestamptz", "concat", "concat_ws", "format", "current_setting",
+            "current_database", "current_schema", "pg_backend_pid", "version", "txid_current", "pg_current_xact_id",
+            "to_json", "to_jsonb", "json_build_object", "jsonb_build_object", "json_build_array",
+            "jsonb_build_array", "row_to_json", "random", "gen_random_uuid", "inet_client_addr", "length", "date",
+            "extract", "format_type", "generate_series", "pg_typeof", "quote_literal");
+
+    /** Function name, as the analyzer reported it, to whether some built-in of that name may run a query. */
+    private final Map<String, Boolean> queries = new HashMap<>();
+
     /** DDL or a call may have created or replaced functions: nothing remembered holds any more. */
     void forget() {
         writes.clear();
+        queries.clear();
+    }
+
+    /**
+     * PostgreSQL: whether any of {@code names} is a built-in that may run a query of its own (not immutable, and not
+     * one of {@link #PLAIN_POSTGRES}); elsewhere false (every user function already counts as writing there).
+     */
+    boolean anyMayRunQueries(List<String> names) throws SQLException {
+        if (dialect != Dialect.POSTGRESQL || names.isEmpty()) {
+            return false;
+        }
+        List<String> unknown = new ArrayList<>();
+        for (String name : names) {
+            Boolean known = queries.get(name);
+            if (known == null) {
+                unknown.add(name);
+            } else if (known) {
+                return true;
+            }
+        }
+        if (unknown.isEmpty()) {
+            return false;
+        }
+        Set<String> candidates = new LinkedHashSet<>();
+        for (String name : unknown) {
+            candidates.add(name);
+            candidates.add(key(dialect, name));
+        }
+        String sql = "SELECT DISTINCT p.proname FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n"
+                + " ON n.oid = p.pronamespace WHERE p.proname IN ("
+                + String.join(", ", Collections.nCopies(candidates.size(), "?")) + ")"
+                + " AND n.nspname IN ('pg_catalog', 'information_schema') AND p.provolatile <> 'i'"
+                + " AND p.proname NOT IN ('" + String.join("', '", PLAIN_POSTGRES) + "')";
+        Set<String> found = new HashSet<>();
+        try (PreparedStatement ps = raw.prepareStatement(sql)) {
+            int i = 1;
+            for (String candidate : candidates) {
+                ps.setString(i++, candidate);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    found.add(rs.getString(1));
+                }
+            }
+        }
+        if (queries.size() + unknown.size() > MAX_REMEMBERED) {
+            queries.clear();
+        }
+        boolean any = false;
+        for (String name : unknown) {
+            boolean q = name.isEmpty() || found.contains(key(dialect, name)) || found.contains(name);
+            queries.put(name, q);
+            any |= q;
+        }
+        return any;
     }
 
     /** Whether any of {@code names} (as the analyzer reported them; "" for a call it could not name) may write. */
