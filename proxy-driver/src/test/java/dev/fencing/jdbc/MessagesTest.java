@@ -106,7 +106,8 @@ class MessagesTest {
     private static void assertMissingTable(String url) {
         SQLException e = assertThrows(SQLException.class, () -> DriverManager.getConnection(url));
         assertEquals(FencingSqlState.CONFIGURATION, e.getSQLState());
-        assertTrue(e.getMessage().contains("does not exist. Create it with: CREATE TABLE"), e.getMessage());
+        assertTrue(e.getMessage().contains("does not exist. Run 'fencing init' once (docs/issuer.md), or connect once"
+                + " with fencing.schema=create, or have your DBA run: CREATE TABLE"), e.getMessage());
         assertFalse(e.getMessage().contains("Position"), e.getMessage());
     }
 

@@ -240,4 +240,19 @@ public final class Refusals {
         String shown = value.length() > 40 ? value.substring(0, 40) + "..." : value;
         return "'" + shown + "'";
     }
+
+    /**
+     * A server message without the lines it adds for a console (PostgreSQL's {@code Position: 29}, H2's SQL
+     * statement echo), which mean nothing to the reader of a configuration error.
+     */
+    public static String firstLine(String message) {
+        if (message == null) {
+            return "";
+        }
+        int end = message.indexOf('\n');
+        String line = (end < 0 ? message : message.substring(0, end)).trim();
+        int echo = line.indexOf("; SQL statement:");
+        return echo < 0 ? line : line.substring(0, echo);
+    }
+
 }

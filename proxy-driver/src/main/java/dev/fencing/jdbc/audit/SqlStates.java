@@ -42,6 +42,20 @@ public final class SqlStates {
     /** H2: schema not found. */
     public static final String H2_SCHEMA_NOT_FOUND = "90079";
 
+    /** PostgreSQL: the schema does not exist. */
+    public static final String PG_INVALID_SCHEMA = "3F000";
+
     private SqlStates() {
+    }
+
+    /**
+     * Whether a database said a table (or the schema that should hold it) does not exist: PostgreSQL {@code 42P01}
+     * and {@code 3F000}; H2 {@code 42S02}, {@code 42S03} (with candidates), {@code 42S04} (empty database) and
+     * {@code 90079}; MariaDB {@code 42S02}. The one reading of "table missing" for the fence's tables.
+     */
+    public static boolean isMissingTable(String state) {
+        return PG_UNDEFINED_TABLE.equals(state) || PG_INVALID_SCHEMA.equals(state) || TABLE_NOT_FOUND.equals(state)
+                || H2_TABLE_NOT_FOUND_WITH_CANDIDATES.equals(state) || H2_TABLE_NOT_FOUND_EMPTY.equals(state)
+                || H2_SCHEMA_NOT_FOUND.equals(state);
     }
 }

@@ -87,6 +87,10 @@ public final class FencingCli {
                         + " fencing-jdbc.jar:<your database's driver jar> dev.fencing.jdbc.cli.FencingCli ...";
             }
             String state = ((SQLException) e).getSQLState();
+            if (dev.fencing.jdbc.audit.SqlStates.isMissingTable(state)) {
+                return "fencing: the fence's tables are missing in this database (" + dev.fencing.jdbc.audit.Refusals.firstLine(message)
+                        + "): run 'fencing init' with the same --url (and --epoch-table/--lease-table) first";
+            }
             String text = message != null && message.startsWith("fencing: ") ? message : "fencing: " + message;
             return text + (state == null ? "" : " (SQLState " + state + ")");
         }

@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.guard;
 
+import dev.fencing.jdbc.audit.Refusals;
 import dev.fencing.jdbc.audit.SqlStates;
 
 import dev.fencing.jdbc.config.Settings;
@@ -23,6 +24,9 @@ import java.util.List;
  * protection of its marks ({@code fencing.schema=validate}), or creates what is missing ({@code create}).
  */
 public final class EpochSchema {
+    /** What to do first, before the SQL for a DBA, in every message about the fence's own objects. */
+    static final String REMEDY = "Run 'fencing init' once (docs/issuer.md), or connect once with fencing.schema=create";
+
     /**
      * The fence's tables as resolved for one connection: the epoch table, the lease table (the configured name
      * when the never-issued check is off or unsupported) and whether the lease table existed at connect.
@@ -82,11 +86,11 @@ public final class EpochSchema {
             }
             SQLException configurationError = mode == Settings.SchemaMode.CREATE
                     ? Settings.configuration("cannot create the epoch table " + sql.table() + ": "
-                    + firstLine(e.getMessage()))
+                    + Refusals.firstLine(e.getMessage()))
                     : Settings.configuration("the epoch table " + sql.table() + (tableMissing(e)
-                    ? " does not exist" : " cannot be read as (resource, epoch): " + firstLine(e.getMessage()))
-                    + ". Create it with: " + sql.createTable() + "; "
-                    + String.join("; ", sql.protect()) + " -- or connect once with fencing.schema=create");
+                    ? " does not exist" : " cannot be read as (resource, epoch): " + Refusals.firstLine(e.getMessage()))
+                    + ". " + REMEDY + ", or have your DBA run: " + sql.createTable() + "; "
+                    + String.join("; ", sql.protect()));
             configurationError.initCause(e);
             throw configurationError;
         }
@@ -114,8 +118,7 @@ public final class EpochSchema {
                 + " whatever client writes it" + (sql.prefixGuard() == null ? "" : "; and the guard function every"
                 + " guarded statement calls, new in this version") + ")"
                 + (failure == null ? "" : " and it could not be added: " + failure.getMessage())
-                + ". Add it with: " + String.join("; ", statements)
-                + " -- or connect once with fencing.schema=create, or run fencing init");
+                + ". " + REMEDY + ", or have your DBA run: " + String.join("; ", statements));
         if (failure != null) {
             missing.initCause(failure);
         }
@@ -158,8 +161,8 @@ public final class EpochSchema {
         }
         SQLException missing = Settings.configuration(FencingProperty.GUARD.getName() + "=session needs the session"
                 + " table " + sql.table() + " with its protection and the hand-over trigger on " + sql.epochTable()
-                + (failure == null ? "" : ", which could not be added: " + firstLine(failure.getMessage()))
-                + ". Connect once with fencing.schema=create, or run: " + String.join("; ", sql.create()));
+                + (failure == null ? "" : ", which could not be added: " + Refusals.firstLine(failure.getMessage()))
+                + ". " + REMEDY + ", or have your DBA run: " + String.join("; ", sql.create()));
         if (failure != null) {
             missing.initCause(failure);
         }
@@ -212,8 +215,7 @@ public final class EpochSchema {
         }
         throw Settings.configuration("the " + what + " compares resource names with the column's collation, which"
                 + " ignores case or trailing spaces (two resources would share one high-water mark), or is not an"
-                + " InnoDB table (no row locks, no transactions). Change it with: " + alter
-                + " -- or connect once with fencing.schema=create");
+                + " InnoDB table (no row locks, no transactions). " + REMEDY + ", or have your DBA run: " + alter);
     }
 
     /** Runs one of the fence's checks: one row whose first column is 1 when what it checks holds. */
@@ -260,24 +262,7 @@ public final class EpochSchema {
      * {@code 42S04} (empty database); MariaDB {@code 42S02}.
      */
     private static boolean tableMissing(SQLException e) {
-        String state = e.getSQLState();
-        return state != null && (state.equals(SqlStates.PG_UNDEFINED_TABLE) || state.equals(SqlStates.TABLE_NOT_FOUND)
-                || state.equals(SqlStates.H2_TABLE_NOT_FOUND_WITH_CANDIDATES)
-                || state.equals(SqlStates.H2_TABLE_NOT_FOUND_EMPTY));
-    }
-
-    /**
-     * A server message without the lines it adds for a console (PostgreSQL's {@code Position: 29}, H2's SQL
-     * statement echo), which mean nothing to the reader of a configuration error.
-     */
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "";
-        }
-        int end = message.indexOf('\n');
-        String line = (end < 0 ? message : message.substring(0, end)).trim();
-        int echo = line.indexOf("; SQL statement:");
-        return echo < 0 ? line : line.substring(0, echo);
+        return SqlStates.isMissingTable(e.getSQLState());
     }
 
     private static boolean aboutTheTable(SQLException e) {

@@ -103,10 +103,7 @@ public final class FenceTables {
         }
     }
 
-    /** H2's "table not found" (42S02, 42S04) or "schema not found" (90079). */
     private static boolean isMissingTable(SQLException e) {
-        String state = e.getSQLState();
-        return SqlStates.TABLE_NOT_FOUND.equals(state) || SqlStates.H2_TABLE_NOT_FOUND_EMPTY.equals(state)
-                || SqlStates.H2_SCHEMA_NOT_FOUND.equals(state);
+        return SqlStates.isMissingTable(e.getSQLState());
     }
 }

@@ -65,4 +65,23 @@ class CommandMessagesTest {
             assertTrue(r.err().contains("a token is a positive integer"), r.err());
         }
     }
+
+    @Test
+    void aDatabaseWithoutTheFencesTablesSaysToRunInit() {
+        Result r = run("status", "--url=jdbc:h2:mem:cli_no_tables");
+        assertEquals(Exit.DATABASE, r.code());
+        assertTrue(r.err().startsWith("fencing: the fence's tables are missing in this database (")
+                && r.err().contains("run 'fencing init' with the same --url"), r.err());
+        assertFalse(r.err().contains("SQL statement"), r.err());
+    }
+
+    @Test
+    void initDryRunNeedsTheDatabaseKindAndKnowsMariaDb() {
+        Result none = run("init", "--dry-run");
+        assertEquals(Exit.USAGE, none.code());
+        assertTrue(none.err().contains("give --dialect h2|postgresql|mariadb, or --url"), none.err());
+        Result maria = run("init", "--dry-run", "--dialect", "mariadb");
+        assertEquals(0, maria.code(), maria.err());
+        assertTrue(maria.out().contains("VARBINARY(200)") && maria.out().contains("ENGINE=InnoDB"), maria.out());
+    }
 }
