@@ -19,6 +19,11 @@ public final class LegacyDemo {
     }
 
     public static void main(String[] args) throws Exception {
+        // The driver logs each refusal and epoch advance (logger dev.fencing.jdbc); one indented line each, so they
+        // read as part of the step that caused them (java.util.logging's default takes two lines per record).
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+            System.setProperty("java.util.logging.SimpleFormatter.format", "   [driver log] %5$s%n");
+        }
         HikariConfig config = new HikariConfig();
         // The only change a legacy application makes: "jdbc:h2:..." becomes "jdbc:fencing:h2:...".
         config.setJdbcUrl("jdbc:fencing:h2:mem:demo;DB_CLOSE_DELAY=-1;fencing.schema=create;fencing.resource=accounts");
