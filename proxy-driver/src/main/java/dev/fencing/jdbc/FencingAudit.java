@@ -165,7 +165,25 @@ public final class FencingAudit {
                     + " were refused";
         }
 
-        /** The report for people: one paragraph per statement, most frequent first. */
+        /** What to do about each of the fence's refusals, for the summary's last paragraph. */
+        private static final Map<String, String> HOW_TO_FIX = Map.of(
+                FencingSqlState.INVALID_TOKEN, "the code that writes holds no token: run it inside"
+                        + " Fencing.scope(resource, token), or give the connection fencing.token, fencing.token.file"
+                        + " or the FENCING_TOKEN variable; name the resource it owns with fencing.resource ('default'"
+                        + " is a placeholder)",
+                FencingSqlState.STALE_TOKEN, "a newer owner has written: this owner lost its lease and must stop"
+                        + " (in tests: each owner needs its own, increasing token)",
+                FencingSqlState.TOKEN_NOT_ISSUED, "the token is above what the issuer handed out: take tokens from"
+                        + " the issuer (fencing acquire/exec) or set fencing.issuer.check=off for an external"
+                        + " coordinator",
+                FencingSqlState.CANNOT_GUARD, "the statement could write but cannot be guarded (the reason says"
+                        + " why): rewrite it as plain SQL, or run it on its own, see docs/limits.md",
+                FencingSqlState.PROTECTED, "the statement writes the fence's own tables: only the fence and the"
+                        + " issuer may (fencing acquire --revoke raises a mark)",
+                FencingSqlState.CONFIGURATION, "a setting or the fence's tables: run 'fencing init' or connect once"
+                        + " with fencing.schema=create, and check the message");
+
+        /** The report for people: one paragraph per statement, most frequent first, then what to do. */
         public String summary() {
             if (isEmpty()) {
                 return headline() + ".\n";
@@ -182,6 +200,13 @@ public final class FencingAudit {
             if (unlisted > 0) {
                 text.append('\n').append(unlisted).append(" more, of statements not listed: the report holds at most ")
                         .append(findings.size()).append(" distinct statements.\n");
+            }
+            java.util.Set<String> states = new java.util.TreeSet<>();
+            findings.forEach(f -> states.add(f.sqlState()));
+            text.append("\nHow to fix:\n");
+            for (String state : states) {
+                text.append("  ").append(state).append(": ").append(HOW_TO_FIX.getOrDefault(state,
+                        "see the README's SQLStates and docs/limits.md")).append('\n');
             }
             return text.toString();
         }

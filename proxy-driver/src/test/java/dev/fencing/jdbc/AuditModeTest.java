@@ -236,6 +236,8 @@ class AuditModeTest {
         String summary = Files.readString(dir.resolve("audit/report.txt"));
         assertTrue(summary.startsWith("fencing audit: 2 statements that enforce mode refuses (1 distinct)"), summary);
         assertTrue(summary.contains("at " + getClass().getName()), summary);
+        assertTrue(summary.contains("How to fix:\n  ZF001: the code that writes holds no token: run it inside"
+                + " Fencing.scope(resource, token)"), summary);
     }
 
     @Test

@@ -178,6 +178,11 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
         } catch (IOException e) {
             throw new UncheckedIOException("fencing: cannot write the audit report to " + file, e);
         }
+        if (!caused.isEmpty()) {
+            // Under a build tool the report is only a file: say on the console where it is.
+            System.out.println(caused.headline() + " in " + context.getDisplayName() + "; report: "
+                    + file.toAbsolutePath() + " (and " + FencingAudit.Report.summaryFile(file).getFileName() + ")");
+        }
         long outside = caused.total() - context.getStore(NAMESPACE).get(InTests.class, InTests.class).count;
         if (failing() && outside > 0) {
             throw new AssertionError("fencing (" + mode.name().toLowerCase(Locale.ROOT) + " mode): "
