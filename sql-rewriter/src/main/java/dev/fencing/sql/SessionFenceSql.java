@@ -140,6 +140,23 @@ public final class SessionFenceSql {
     private final String epoch;
     private final String session;
 
+    /** The longest name PostgreSQL keeps whole (it cuts longer identifiers). */
+    public static final int MAX_NAME = 63;
+
+    /**
+     * The session table beside {@code epochTable} (its name and {@link #SUFFIX}, in the same schema), or
+     * {@code null} when that name would be longer than PostgreSQL keeps: then there is no session fence for that
+     * epoch table. The one rule for the name, used by everything that creates, protects or checks the table.
+     */
+    public static EpochTable sessionTableOf(EpochTable epochTable) {
+        String name = epochTable.storedTable(Dialect.POSTGRESQL) + SUFFIX;
+        if (name.length() > MAX_NAME) {
+            return null;
+        }
+        String schema = epochTable.storedSchema(Dialect.POSTGRESQL);
+        return schema == null ? EpochTable.of(name) : EpochTable.resolved(schema, name);
+    }
+
     /**
      * The session fence beside {@code epochTable}, which should be resolved (qualified).
      *
@@ -147,13 +164,11 @@ public final class SessionFenceSql {
      */
     public SessionFenceSql(EpochTable epochTable) {
         this.epochTable = epochTable;
-        String name = epochTable.storedTable(Dialect.POSTGRESQL) + SUFFIX;
-        if (name.length() > 63) {
-            throw new IllegalArgumentException("the session table '" + name + "' would be longer than 63 characters:"
-                    + " choose a shorter epoch table name");
+        this.sessionTable = sessionTableOf(epochTable);
+        if (sessionTable == null) {
+            throw new IllegalArgumentException("the session table '" + epochTable.storedTable(Dialect.POSTGRESQL)
+                    + SUFFIX + "' would be longer than " + MAX_NAME + " characters: choose a shorter epoch table name");
         }
-        String schema = epochTable.storedSchema(Dialect.POSTGRESQL);
-        this.sessionTable = schema == null ? EpochTable.of(name) : EpochTable.resolved(schema, name);
         this.epoch = epochTable.render(Dialect.POSTGRESQL);
         this.session = sessionTable.render(Dialect.POSTGRESQL);
     }

@@ -73,8 +73,7 @@ public final class TokenIssuer implements AutoCloseable {
         List<String> statements = new ArrayList<>();
         statements.add(epoch.createTable());
         statements.addAll(epoch.protect());
-        if (dialect == Dialect.POSTGRESQL
-                && epochTable.storedTable(dialect).length() + SessionFenceSql.SUFFIX.length() <= 63) {
+        if (dialect == Dialect.POSTGRESQL && SessionFenceSql.sessionTableOf(epochTable) != null) {
             // the session fence (fencing.guard=session): its table and the hand-over of every raise of a mark
             statements.addAll(new SessionFenceSql(epochTable).create());
         }

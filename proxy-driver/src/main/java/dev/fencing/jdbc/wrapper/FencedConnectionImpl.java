@@ -76,8 +76,9 @@ public final class FencedConnectionImpl extends PassThroughConnection implements
                 tokens::resource);
         this.unwrapAllowed = settings.unwrapAllowed();
         Catalog catalog = Catalog.open(raw, analyzer.dialect(), settings.exemptTables());
+        EpochTable sessionTable = SessionFenceSql.sessionTableOf(settings.epochTable());
         this.router = new StatementRouter(raw, settings, analyzer, refusals, catalog, tokens, guard,
-                sessionTable(settings.epochTable()).simpleName());
+                sessionTable == null ? null : sessionTable.simpleName());
         this.execution = new FencedExecution(this, router, guard, tokens, refusals, sessionGuard);
     }
 
@@ -121,15 +122,11 @@ public final class FencedConnectionImpl extends PassThroughConnection implements
         return settings.mode() == FencingMode.ENFORCE ? ReadOnlySql.of(dialect) : null;
     }
 
-    /** The session fence's table beside the epoch table (see {@link SessionFenceSql}); protected in every mode. */
-    private static EpochTable sessionTable(EpochTable epoch) {
-        String name = epoch.simpleName() + SessionFenceSql.SUFFIX;
-        return EpochTable.of(name.length() > 63 ? name.substring(0, 63) : name);
-    }
-
+    /** The session fence's table beside the epoch table is protected in every mode, where it can exist. */
     private static SqlAnalyzer newAnalyzer(Dialect dialect, EpochSchema.Tables tables, Settings settings) {
-        return new SqlAnalyzer(dialect, tables.epoch(), List.of(tables.lease(), sessionTable(tables.epoch())),
-                settings.cacheSize());
+        EpochTable sessionTable = SessionFenceSql.sessionTableOf(tables.epoch());
+        return new SqlAnalyzer(dialect, tables.epoch(), sessionTable == null ? List.of(tables.lease())
+                : List.of(tables.lease(), sessionTable), settings.cacheSize());
     }
 
     /**

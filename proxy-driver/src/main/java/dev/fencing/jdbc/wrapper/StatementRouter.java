@@ -161,7 +161,7 @@ final class StatementRouter {
                 if (analysis.targetTables().contains(leaseTableName)) {
                     refusals.refuseAlways(Refusals.protectedTable("lease", settings.leaseTable().toString()), sql);
                 }
-                if (analysis.targetTables().contains(sessionTableName)) {
+                if (sessionTableName != null && analysis.targetTables().contains(sessionTableName)) {
                     refusals.refuseAlways(Refusals.protectedTable("session", sessionTableName), sql);
                 }
                 if (runsNow && (runsAlone(sql, analysis) || reachesNothingShared(sql, analysis))) {
