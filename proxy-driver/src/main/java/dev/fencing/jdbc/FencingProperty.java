@@ -1,6 +1,5 @@
 package dev.fencing.jdbc;
 
-import dev.fencing.jdbc.config.Settings;
 import dev.fencing.sql.EpochTable;
 
 import java.nio.file.InvalidPathException;
@@ -207,6 +206,30 @@ public enum FencingProperty {
         return markdown.replace("`", "").replaceAll("\\[([^\\]]*)\\]\\([^)]*\\)", "$1");
     }
 
+    /**
+     * A configuration error ({@link FencingSqlState#CONFIGURATION}), worded like every other: the one place such an
+     * error is made (the settings, the schema checks and the command line use it).
+     */
+    public static java.sql.SQLException configurationError(String message) {
+        return new java.sql.SQLException("fencing: " + message, FencingSqlState.CONFIGURATION);
+    }
+
+    /**
+     * A resource name as given by {@code source} (a setting, a call), trimmed; {@code null} when blank; a
+     * configuration error when it breaks the naming rule ({@link dev.fencing.sql.ResourceName}).
+     */
+    public static String resourceName(String value, String source) throws java.sql.SQLException {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        String name = value.trim();
+        String problem = dev.fencing.sql.ResourceName.problem(name);
+        if (problem != null) {
+            throw configurationError(source + ": " + problem);
+        }
+        return name;
+    }
+
     /** The parsers of the table above. */
     private static final class Parsers {
         private Parsers() {
@@ -222,14 +245,14 @@ public enum FencingProperty {
         }
 
         static Object resource(FencingProperty property, String text) throws SQLException {
-            return Settings.resourceName(text, property.name);
+            return resourceName(text, property.name);
         }
 
         static Object table(FencingProperty property, String text) throws SQLException {
             try {
                 return EpochTable.of(text);
             } catch (IllegalArgumentException e) {
-                throw Settings.configuration(property.name + ": " + e.getMessage());
+                throw configurationError(property.name + ": " + e.getMessage());
             }
         }
 
@@ -242,7 +265,7 @@ public enum FencingProperty {
                 try {
                     tables.add(EpochTable.of(name.trim()));
                 } catch (IllegalArgumentException e) {
-                    throw Settings.configuration(property.name + ": '" + name.trim() + "' is not a table name (plain"
+                    throw configurationError(property.name + ": '" + name.trim() + "' is not a table name (plain"
                             + " identifiers, table or schema.table, separated by commas)");
                 }
             }
@@ -258,7 +281,7 @@ public enum FencingProperty {
             } catch (NumberFormatException e) {
                 // reported below
             }
-            throw Settings.configuration(property.name + " must be a positive integer, was '" + text + "'");
+            throw configurationError(property.name + " must be a positive integer, was '" + text + "'");
         }
 
         static Object file(FencingProperty property, String text) throws SQLException {
@@ -268,7 +291,7 @@ public enum FencingProperty {
             try {
                 return Path.of(text.trim());
             } catch (InvalidPathException e) {
-                throw Settings.configuration(property.name + " is not a file name: " + e.getMessage());
+                throw configurationError(property.name + " is not a file name: " + e.getMessage());
             }
         }
 
@@ -280,12 +303,12 @@ public enum FencingProperty {
                     return i;
                 }
             }
-            throw Settings.configuration(property.name + " must be '" + String.join("' or '", property.choices)
+            throw configurationError(property.name + " must be '" + String.join("' or '", property.choices)
                     + "', was '" + given + "'");
         }
 
         static Object schema(FencingProperty property, String text) throws SQLException {
-            return choice(property, text) == 0 ? Settings.SchemaMode.VALIDATE : Settings.SchemaMode.CREATE;
+            return choice(property, text) == 1; // create
         }
 
         static Object unwrap(FencingProperty property, String text) throws SQLException {

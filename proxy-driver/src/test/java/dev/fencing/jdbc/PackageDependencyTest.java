@@ -63,4 +63,15 @@ class PackageDependencyTest {
         assertEquals(new TreeSet<>(ALLOWED.keySet()), packages, "every package of the driver has a rule here");
         assertTrue(violations.isEmpty(), String.join("\n", new TreeSet<>(violations)));
     }
+
+    /**
+     * The settings' table (the public API) stands below the implementation that reads it: {@code FencingProperty}
+     * parses and checks values without the config package, so the two do not depend on each other (issue 27).
+     */
+    @Test
+    void theSettingsTableUsesNoImplementationPackage() throws IOException {
+        String code = COMMENT.matcher(Files.readString(SOURCES.resolve("FencingProperty.java"))).replaceAll(" ");
+        Matcher use = USE.matcher(code);
+        assertTrue(!use.find(), () -> "FencingProperty uses dev.fencing.jdbc." + use.group(1));
+    }
 }

@@ -205,7 +205,7 @@ public final class Settings {
 
     /** A configuration error ({@link FencingSqlState#CONFIGURATION}), worded like every other. */
     public static SQLException configuration(String message) {
-        return new SQLException("fencing: " + message, FencingSqlState.CONFIGURATION);
+        return FencingProperty.configurationError(message);
     }
 
     /** The underlying driver's URL, without any {@code fencing.*} parameter. */
@@ -274,15 +274,7 @@ public final class Settings {
      * name that breaks the rule ever reaches a statement.
      */
     public static String resourceName(String value, String source) throws SQLException {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        String name = value.trim();
-        String problem = ResourceName.problem(name);
-        if (problem != null) {
-            throw configuration(source + ": " + problem);
-        }
-        return name;
+        return FencingProperty.resourceName(value, source);
     }
 
     public String tokenEnvName() {
@@ -320,7 +312,7 @@ public final class Settings {
     }
 
     public SchemaMode schemaMode() {
-        return (SchemaMode) value(FencingProperty.SCHEMA);
+        return (Boolean) value(FencingProperty.SCHEMA) ? SchemaMode.CREATE : SchemaMode.VALIDATE;
     }
 
     public boolean unwrapAllowed() {
