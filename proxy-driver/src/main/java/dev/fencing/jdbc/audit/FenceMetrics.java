@@ -39,11 +39,30 @@ public final class FenceMetrics implements FenceMXBean {
         this.resource = resource;
     }
 
-    /** The counters of {@code resource}, registered with the platform MBeanServer the first time. */
+    /**
+     * How many resources get counters (and an MBean) of their own; the ones after share {@link #OTHERS}, so an
+     * application that makes up resource names (per tenant, per job run) cannot grow the registry without bound.
+     */
+    static final int MAX_RESOURCES = 1024;
+    /** The name under which the resources past {@link #MAX_RESOURCES} are counted together. */
+    static final String OTHERS = "(other resources)";
+
+    /**
+     * The counters of {@code resource}, registered with the platform MBeanServer the first time; past
+     * {@link #MAX_RESOURCES} distinct resources, the shared counters of {@link #OTHERS}.
+     */
     public static FenceMetrics of(String resource) {
+        return of(resource, MAX_RESOURCES);
+    }
+
+    /** {@link #of(String)} with {@code max} resources of their own (tests). */
+    static FenceMetrics of(String resource, int max) {
         FenceMetrics metrics = RESOURCES.get(resource);
         if (metrics != null) {
             return metrics;
+        }
+        if (RESOURCES.size() >= max) {
+            resource = OTHERS;
         }
         return RESOURCES.computeIfAbsent(resource, r -> {
             FenceMetrics created = new FenceMetrics(r);

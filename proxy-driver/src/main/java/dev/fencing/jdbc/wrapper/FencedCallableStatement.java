@@ -17,13 +17,8 @@ final class FencedCallableStatement extends FencedPreparedStatement implements P
 
     FencedCallableStatement(FencedConnectionImpl connection, String sql, Analysis analysis, CallableStatement callable)
             throws SQLException {
-        super(connection, sql, analysis, false, text -> callable);
+        super(connection, sql, analysis, false, text -> callable, false);
         this.callable = callable;
-    }
-
-    @Override
-    boolean formsAllowed() {
-        return false;
     }
 
     @Override

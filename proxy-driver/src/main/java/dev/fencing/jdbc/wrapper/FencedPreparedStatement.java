@@ -44,19 +44,24 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
 
     FencedPreparedStatement(FencedConnectionImpl connection, String sql, Analysis analysis, boolean keysRequested,
                             Preparer preparer) throws SQLException {
+        this(connection, sql, analysis, keysRequested, preparer, true);
+    }
+
+    /**
+     * @param formsAllowed whether the statement may take another form than its untouched text (a callable
+     *                     statement has only that one); given by the subclass, never asked of an overridable method
+     *                     before the subclass is built
+     */
+    FencedPreparedStatement(FencedConnectionImpl connection, String sql, Analysis analysis, boolean keysRequested,
+                            Preparer preparer, boolean formsAllowed) throws SQLException {
         super(connection);
         this.sql = sql;
         this.analysis = analysis;
         this.route = connection.router().route(sql, analysis);
         this.preparer = preparer;
-        this.prefixable = connection.execution().prefixable(analysis, keysRequested) && formsAllowed();
+        this.prefixable = connection.execution().prefixable(analysis, keysRequested) && formsAllowed;
         // A SET fencing.* is never sent; a plain statement stands in to answer warnings, options and close.
         current = route == StatementRouter.Route.SETTING ? connection.raw().createStatement() : form(primaryForm());
-    }
-
-    /** Forms this statement may take; a callable statement has only its untouched form. */
-    boolean formsAllowed() {
-        return true;
     }
 
     private Form primaryForm() {
