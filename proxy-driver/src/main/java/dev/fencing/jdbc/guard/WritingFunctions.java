@@ -85,12 +85,39 @@ final class WritingFunctions {
      * one of {@link #PLAIN_POSTGRES}); elsewhere false (every user function already counts as writing there).
      */
     boolean anyMayRunQueries(List<String> names) throws SQLException {
-        if (dialect != Dialect.POSTGRESQL || names.isEmpty()) {
+        if (dialect != Dialect.POSTGRESQL) {
+            return false;
+        }
+        return any(names, queries, unknown -> ask("SELECT DISTINCT p.proname FROM pg_catalog.pg_proc p JOIN"
+                + " pg_catalog.pg_namespace n ON n.oid = p.pronamespace WHERE p.proname IN (%s)"
+                + " AND n.nspname IN ('pg_catalog', 'information_schema') AND p.provolatile <> 'i'"
+                + " AND p.proname NOT IN ('" + String.join("', '", PLAIN_POSTGRES) + "')", candidates(unknown)));
+    }
+
+    /** Whether any of {@code names} (as the analyzer reported them; "" for a call it could not name) may write. */
+    boolean anyWrites(List<String> names) throws SQLException {
+        if (dialect == Dialect.GENERIC) {
+            return false;
+        }
+        return any(names, writes, this::writingFunctions);
+    }
+
+    /** One catalog question about several names at once: the names (as the catalog stores them) it found. */
+    private interface Question {
+        Set<String> found(List<String> unknown) throws SQLException;
+    }
+
+    /**
+     * Whether any of {@code names} has the property {@code remembered} holds answers for, asking {@code question}
+     * once about those not remembered yet ("" for a call the analyzer could not name counts as having it).
+     */
+    private boolean any(List<String> names, Map<String, Boolean> remembered, Question question) throws SQLException {
+        if (names.isEmpty()) {
             return false;
         }
         List<String> unknown = new ArrayList<>();
         for (String name : names) {
-            Boolean known = queries.get(name);
+            Boolean known = remembered.get(name);
             if (known == null) {
                 unknown.add(name);
             } else if (known) {
@@ -100,18 +127,39 @@ final class WritingFunctions {
         if (unknown.isEmpty()) {
             return false;
         }
-        Set<String> candidates = new LinkedHashSet<>();
-        for (String name : unknown) {
-            candidates.add(name);
-            candidates.add(key(dialect, name));
+        Set<String> found = question.found(unknown);
+        if (remembered.size() + unknown.size() > MAX_REMEMBERED) {
+            remembered.clear();
         }
-        String sql = "SELECT DISTINCT p.proname FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n"
-                + " ON n.oid = p.pronamespace WHERE p.proname IN ("
-                + String.join(", ", Collections.nCopies(candidates.size(), "?")) + ")"
-                + " AND n.nspname IN ('pg_catalog', 'information_schema') AND p.provolatile <> 'i'"
-                + " AND p.proname NOT IN ('" + String.join("', '", PLAIN_POSTGRES) + "')";
+        boolean any = false;
+        for (String name : unknown) {
+            boolean has = name.isEmpty() || found.contains(key(dialect, name)) || found.contains(name);
+            remembered.put(name, has);
+            any |= has;
+        }
+        return any;
+    }
+
+    /** Each name as written and as the catalog stores it unquoted, blanks left out. */
+    private Set<String> candidates(List<String> names) {
+        Set<String> candidates = new LinkedHashSet<>();
+        for (String name : names) {
+            if (!name.isEmpty()) {
+                candidates.add(name);
+                candidates.add(key(dialect, name));
+            }
+        }
+        return candidates;
+    }
+
+    /** Runs {@code sql} with one {@code ?} per candidate in place of {@code %s}; the first column of each row. */
+    private Set<String> ask(String sql, Set<String> candidates) throws SQLException {
         Set<String> found = new HashSet<>();
-        try (PreparedStatement ps = raw.prepareStatement(sql)) {
+        if (candidates.isEmpty()) {
+            return found;
+        }
+        try (PreparedStatement ps = raw.prepareStatement(String.format(sql,
+                String.join(", ", Collections.nCopies(candidates.size(), "?"))))) {
             int i = 1;
             for (String candidate : candidates) {
                 ps.setString(i++, candidate);
@@ -122,46 +170,7 @@ final class WritingFunctions {
                 }
             }
         }
-        if (queries.size() + unknown.size() > MAX_REMEMBERED) {
-            queries.clear();
-        }
-        boolean any = false;
-        for (String name : unknown) {
-            boolean q = name.isEmpty() || found.contains(key(dialect, name)) || found.contains(name);
-            queries.put(name, q);
-            any |= q;
-        }
-        return any;
-    }
-
-    /** Whether any of {@code names} (as the analyzer reported them; "" for a call it could not name) may write. */
-    boolean anyWrites(List<String> names) throws SQLException {
-        if (names.isEmpty() || dialect == Dialect.GENERIC) {
-            return false;
-        }
-        List<String> unknown = new ArrayList<>();
-        for (String name : names) {
-            Boolean known = writes.get(name);
-            if (known == null) {
-                unknown.add(name);
-            } else if (known) {
-                return true;
-            }
-        }
-        if (unknown.isEmpty()) {
-            return false;
-        }
-        Set<String> writing = writingFunctions(unknown);
-        if (writes.size() + unknown.size() > MAX_REMEMBERED) {
-            writes.clear();
-        }
-        boolean any = false;
-        for (String name : unknown) {
-            boolean w = name.isEmpty() || writing.contains(key(dialect, name)) || writing.contains(name);
-            writes.put(name, w);
-            any |= w;
-        }
-        return any;
+        return found;
     }
 
     /**
@@ -170,28 +179,18 @@ final class WritingFunctions {
      * matching more than the server would call only asks for a token more often.
      */
     private Set<String> writingFunctions(List<String> names) throws SQLException {
-        Set<String> candidates = new LinkedHashSet<>();
-        Set<String> found = new HashSet<>();
+        Set<String> known = new HashSet<>();
         for (String name : names) {
-            if (name.isEmpty()) {
-                continue;
-            }
-            candidates.add(name);
-            candidates.add(key(dialect, name));
             if (dialect == Dialect.H2 && WRITING_H2.contains(key(dialect, name))
                     || dialect == Dialect.MARIADB && WRITING_MARIADB.contains(key(dialect, name))) {
-                found.add(key(dialect, name));
+                known.add(key(dialect, name));
             }
         }
-        if (candidates.isEmpty()) {
-            return found;
-        }
-        String markers = String.join(", ", Collections.nCopies(candidates.size(), "?"));
         String sql;
         switch (dialect) {
             case POSTGRESQL:
                 sql = "SELECT DISTINCT p.proname FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n"
-                        + " ON n.oid = p.pronamespace WHERE p.proname IN (" + markers + ")"
+                        + " ON n.oid = p.pronamespace WHERE p.proname IN (%s)"
                         + " AND NOT (n.nspname = 'pg_catalog' AND p.proname IN ('"
                         + String.join("', '", HARMLESS_POSTGRES) + "'))"
                         + " AND (n.nspname NOT IN ('pg_catalog', 'information_schema') OR p.provolatile = 'v'"
@@ -202,25 +201,16 @@ final class WritingFunctions {
                 break;
             case H2:
                 sql = "SELECT DISTINCT UPPER(ROUTINE_NAME) FROM INFORMATION_SCHEMA.ROUTINES"
-                        + " WHERE UPPER(ROUTINE_NAME) IN (" + markers + ")";
+                        + " WHERE UPPER(ROUTINE_NAME) IN (%s)";
                 break;
             default:
                 // every kind of routine: a package (Oracle mode's pkg.f()) counts for the functions it holds
                 sql = "SELECT DISTINCT UPPER(ROUTINE_NAME) FROM information_schema.ROUTINES"
-                        + " WHERE UPPER(ROUTINE_NAME) IN (" + markers + ")" + dialect.allRows();
+                        + " WHERE UPPER(ROUTINE_NAME) IN (%s)" + dialect.allRows();
                 break;
         }
-        try (PreparedStatement ps = raw.prepareStatement(sql)) {
-            int i = 1;
-            for (String candidate : candidates) {
-                ps.setString(i++, candidate);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    found.add(rs.getString(1));
-                }
-            }
-        }
+        Set<String> found = ask(sql, candidates(names));
+        found.addAll(known);
         return found;
     }
 
