@@ -26,8 +26,7 @@ final class Analyses {
     }
 
     static Analysis fencingSetting(String name, String value, boolean local) {
-        return new Analysis(StatementKind.FENCING_SETTING, List.of(), null, name, value, local, null, false, 1, false,
-                false);
+        return Analysis.of(StatementKind.FENCING_SETTING).setting(name, value, local).build();
     }
 
     static Analysis mutation(List<String> targets, boolean returnsRows, int statementCount) {
@@ -40,21 +39,18 @@ final class Analyses {
 
     private static Analysis of(StatementKind kind, List<String> targets, TransactionControl control, String reason,
                                boolean returnsRows, int statementCount) {
-        return new Analysis(kind, targets, control, null, null, false, reason, returnsRows, statementCount, false,
-                false);
+        return Analysis.of(kind).targetTables(targets).transactionControl(control).reason(reason)
+                .returnsRows(returnsRows).statementCount(statementCount).build();
     }
 
     /** A JDBC call escape: a procedure call whose writes cannot be named. */
     static Analysis callEscape() {
-        return new Analysis(StatementKind.MUTATION, List.of(), null, null, null, false, null, true, 1, false, true);
+        return Analysis.of(StatementKind.MUTATION).returnsRows(true).callEscape(true).build();
     }
 
     /** The same analysis, marked as one after which the transaction's locks cannot be trusted. */
     static Analysis endingTransaction(Analysis a) {
-        return new Analysis(a.kind(), a.targetTables(), a.transactionControl(), a.settingName(), a.settingValue(),
-                a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), true, a.isCallEscape(),
-                a.calledFunctions(), a.targetReferences(), a.changesDataOnly(), a.isOpaque(), a.preparesOnly(),
-                a.createdTemporaryTable(), a.facts());
+        return a.toBuilder().mayEndTransaction(true).build();
     }
 
     /**
@@ -67,16 +63,12 @@ final class Analyses {
 
     /** The same analysis, marked as holding a statement the parser cannot read. */
     static Analysis opaque(Analysis a) {
-        return new Analysis(a.kind(), a.targetTables(), a.transactionControl(), a.settingName(), a.settingValue(),
-                a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(),
-                a.isCallEscape(), a.calledFunctions(), a.targetReferences(), a.changesDataOnly(), true, a.preparesOnly(),
-                a.createdTemporaryTable(), a.facts());
+        return a.toBuilder().opaque(true).build();
     }
 
     /** {@code PREPARE name AS <write>}: prepares the write without running it (see {@link Analysis#preparesOnly()}). */
     static Analysis preparesOnly(List<String> targets) {
-        return new Analysis(StatementKind.MUTATION, targets, null, null, null, false, null, false, 1, false, false,
-                List.of(), List.of(), false, false, true, null, 0);
+        return Analysis.of(StatementKind.MUTATION).targetTables(targets).preparesOnly(true).build();
     }
 
     /**
@@ -84,44 +76,29 @@ final class Analyses {
      * {@link Analysis#runsOutsideTransaction()}).
      */
     static Analysis outsideTransaction() {
-        return new Analysis(StatementKind.MUTATION, List.of(), null, null, null, false, null, false, 1, false, false,
-                List.of(), List.of(), false, false, false, null, Analysis.Fact.RUNS_OUTSIDE_TRANSACTION.bit());
+        return Analysis.of(StatementKind.MUTATION).facts(Analysis.Fact.RUNS_OUTSIDE_TRANSACTION.bit()).build();
     }
 
     /** The same analysis, as the creation of the temporary table {@code name}. */
     static Analysis createsTemporaryTable(Analysis a, String name) {
-        return new Analysis(a.kind(), a.targetTables(), a.transactionControl(), a.settingName(), a.settingValue(),
-                a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(),
-                a.isCallEscape(), a.calledFunctions(), a.targetReferences(), a.changesDataOnly(), a.isOpaque(),
-                a.preparesOnly(), name, a.facts());
+        return a.toBuilder().createdTemporaryTable(name).build();
     }
 
     /** The same mutation, with {@code targets} as its targets. */
     static Analysis withTargets(Analysis a, List<String> targets) {
-        return new Analysis(a.kind(), targets, a.transactionControl(), a.settingName(), a.settingValue(),
-                a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(),
-                a.isCallEscape(),
-                a.calledFunctions(), a.targetReferences(), a.changesDataOnly(), a.isOpaque(), a.preparesOnly(),
-                a.createdTemporaryTable(), a.facts());
+        return a.toBuilder().targetTables(targets).build();
     }
 
     /** The same analysis, with what the catalog must judge about it (see {@link CatalogFacts}). */
     static Analysis withCatalogFacts(Analysis a, List<String> calledFunctions, List<List<String>> targetReferences,
                                      boolean changesDataOnly) {
-        return new Analysis(a.kind(), a.targetTables(), a.transactionControl(), a.settingName(), a.settingValue(),
-                a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(), a.mayEndTransaction(),
-                a.isCallEscape(),
-                calledFunctions, targetReferences, changesDataOnly, a.isOpaque(), a.preparesOnly(),
-                a.createdTemporaryTable(), a.facts());
+        return a.toBuilder().catalogFacts(calledFunctions, targetReferences, changesDataOnly).build();
     }
 
     /** The same analysis, with the facts (a set of {@link Analysis.Fact} bits) the text's tokens gave; the classifier's own fact, running outside a transaction, is kept. */
     static Analysis withFacts(Analysis a, int tokenFacts) {
         int facts = tokenFacts | a.facts() & Analysis.Fact.RUNS_OUTSIDE_TRANSACTION.bit();
-        return facts == a.facts() ? a : new Analysis(a.kind(), a.targetTables(), a.transactionControl(),
-                a.settingName(), a.settingValue(), a.isLocalSetting(), a.reason(), a.returnsRows(), a.statementCount(),
-                a.mayEndTransaction(), a.isCallEscape(), a.calledFunctions(), a.targetReferences(),
-                a.changesDataOnly(), a.isOpaque(), a.preparesOnly(), a.createdTemporaryTable(), facts);
+        return facts == a.facts() ? a : a.toBuilder().facts(facts).build();
     }
 
     /** How a reason names the statement: its first word and its length, never its text. */

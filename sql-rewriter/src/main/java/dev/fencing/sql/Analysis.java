@@ -37,39 +37,152 @@ public final class Analysis {
         }
     }
 
-    Analysis(StatementKind kind, List<String> targetTables, TransactionControl transactionControl,
-             String settingName, String settingValue, boolean localSetting, String reason, boolean returnsRows,
-             int statementCount,
-             boolean mayEndTransaction, boolean callEscape) {
-        this(kind, targetTables, transactionControl, settingName, settingValue, localSetting, reason, returnsRows,
-                statementCount,
-                mayEndTransaction, callEscape, List.of(), List.of(), false, false, false, null, 0);
+    private Analysis(Builder b) {
+        this.kind = b.kind;
+        this.targetTables = List.copyOf(b.targetTables);
+        this.transactionControl = b.transactionControl;
+        this.settingName = b.settingName;
+        this.settingValue = b.settingValue;
+        this.localSetting = b.localSetting;
+        this.reason = b.reason;
+        this.returnsRows = b.returnsRows;
+        this.statementCount = b.statementCount;
+        this.mayEndTransaction = b.mayEndTransaction;
+        this.callEscape = b.callEscape;
+        this.calledFunctions = List.copyOf(b.calledFunctions);
+        this.targetReferences = List.copyOf(b.targetReferences);
+        this.changesDataOnly = b.changesDataOnly;
+        this.opaque = b.opaque;
+        this.preparesOnly = b.preparesOnly;
+        this.createdTemporaryTable = b.createdTemporaryTable;
+        this.facts = b.facts;
     }
 
-    Analysis(StatementKind kind, List<String> targetTables, TransactionControl transactionControl,
-             String settingName, String settingValue, boolean localSetting, String reason, boolean returnsRows,
-             int statementCount,
-             boolean mayEndTransaction, boolean callEscape, List<String> calledFunctions,
-             List<List<String>> targetReferences, boolean changesDataOnly, boolean opaque, boolean preparesOnly,
-             String createdTemporaryTable, int facts) {
-        this.kind = kind;
-        this.targetTables = List.copyOf(targetTables);
-        this.transactionControl = transactionControl;
-        this.settingName = settingName;
-        this.settingValue = settingValue;
-        this.localSetting = localSetting;
-        this.reason = reason;
-        this.returnsRows = returnsRows;
-        this.statementCount = statementCount;
-        this.mayEndTransaction = mayEndTransaction;
-        this.callEscape = callEscape;
-        this.calledFunctions = List.copyOf(calledFunctions);
-        this.targetReferences = List.copyOf(targetReferences);
-        this.changesDataOnly = changesDataOnly;
-        this.opaque = opaque;
-        this.preparesOnly = preparesOnly;
-        this.createdTemporaryTable = createdTemporaryTable;
-        this.facts = facts;
+    /** A new analysis of {@code kind}, every other field named as it is set (one statement, nothing else known). */
+    static Builder of(StatementKind kind) {
+        return new Builder(kind);
+    }
+
+    /** This analysis with some fields changed: each change names its field, and adding a field is one edit here. */
+    Builder toBuilder() {
+        Builder b = new Builder(kind);
+        b.targetTables = targetTables;
+        b.transactionControl = transactionControl;
+        b.settingName = settingName;
+        b.settingValue = settingValue;
+        b.localSetting = localSetting;
+        b.reason = reason;
+        b.returnsRows = returnsRows;
+        b.statementCount = statementCount;
+        b.mayEndTransaction = mayEndTransaction;
+        b.callEscape = callEscape;
+        b.calledFunctions = calledFunctions;
+        b.targetReferences = targetReferences;
+        b.changesDataOnly = changesDataOnly;
+        b.opaque = opaque;
+        b.preparesOnly = preparesOnly;
+        b.createdTemporaryTable = createdTemporaryTable;
+        b.facts = facts;
+        return b;
+    }
+
+    /** Builds an {@link Analysis} field by field, by name (see {@link #of} and {@link #toBuilder}). */
+    static final class Builder {
+        private final StatementKind kind;
+        private List<String> targetTables = List.of();
+        private TransactionControl transactionControl;
+        private String settingName;
+        private String settingValue;
+        private boolean localSetting;
+        private String reason;
+        private boolean returnsRows;
+        private int statementCount = 1;
+        private boolean mayEndTransaction;
+        private boolean callEscape;
+        private List<String> calledFunctions = List.of();
+        private List<List<String>> targetReferences = List.of();
+        private boolean changesDataOnly;
+        private boolean opaque;
+        private boolean preparesOnly;
+        private String createdTemporaryTable;
+        private int facts;
+
+        private Builder(StatementKind kind) {
+            this.kind = kind;
+        }
+
+        Builder targetTables(List<String> value) {
+            targetTables = value;
+            return this;
+        }
+
+        Builder transactionControl(TransactionControl value) {
+            transactionControl = value;
+            return this;
+        }
+
+        Builder setting(String name, String value, boolean local) {
+            settingName = name;
+            settingValue = value;
+            localSetting = local;
+            return this;
+        }
+
+        Builder reason(String value) {
+            reason = value;
+            return this;
+        }
+
+        Builder returnsRows(boolean value) {
+            returnsRows = value;
+            return this;
+        }
+
+        Builder statementCount(int value) {
+            statementCount = value;
+            return this;
+        }
+
+        Builder mayEndTransaction(boolean value) {
+            mayEndTransaction = value;
+            return this;
+        }
+
+        Builder callEscape(boolean value) {
+            callEscape = value;
+            return this;
+        }
+
+        Builder catalogFacts(List<String> functions, List<List<String>> references, boolean dataOnly) {
+            calledFunctions = functions;
+            targetReferences = references;
+            changesDataOnly = dataOnly;
+            return this;
+        }
+
+        Builder opaque(boolean value) {
+            opaque = value;
+            return this;
+        }
+
+        Builder preparesOnly(boolean value) {
+            preparesOnly = value;
+            return this;
+        }
+
+        Builder createdTemporaryTable(String value) {
+            createdTemporaryTable = value;
+            return this;
+        }
+
+        Builder facts(int value) {
+            facts = value;
+            return this;
+        }
+
+        Analysis build() {
+            return new Analysis(this);
+        }
     }
 
     public StatementKind kind() {
