@@ -42,6 +42,24 @@ public final class SqlStates {
     /** H2: schema not found. */
     public static final String H2_SCHEMA_NOT_FOUND = "90079";
 
+    /** A unique index refused a row: on PostgreSQL's catalog, another session created the same object first. */
+    public static final String UNIQUE_VIOLATION = "23505";
+    /** PostgreSQL's internal error, the state of "tuple concurrently updated" (two sessions replacing one object). */
+    public static final String PG_INTERNAL_ERROR = "XX000";
+    /** PostgreSQL: a deadlock was detected. */
+    public static final String DEADLOCK = "40P01";
+
+    /**
+     * Whether DDL failed only because another session changed the same catalog object at the same moment (two
+     * {@code CREATE OR REPLACE FUNCTION} of one function): running it again succeeds.
+     */
+    public static boolean isConcurrentCatalogChange(java.sql.SQLException e) {
+        String state = e.getSQLState();
+        return UNIQUE_VIOLATION.equals(state) || DEADLOCK.equals(state) || SERIALIZATION_FAILURE.equals(state)
+                || PG_INTERNAL_ERROR.equals(state) && e.getMessage() != null
+                && e.getMessage().contains("tuple concurrently updated");
+    }
+
     /** PostgreSQL: the schema does not exist. */
     public static final String PG_INVALID_SCHEMA = "3F000";
 

@@ -108,8 +108,9 @@ public final class EpochSchema {
         List<String> statements = sql.protect();
         SQLException failure = null;
         if (mode == Settings.SchemaMode.CREATE) {
-            failure = create(raw, statements, autoCommit);
-            if (holds(raw, sql.protectionCheck(), sql.protectionParameters())) {
+            failure = createRacing(raw, statements, autoCommit,
+                    () -> holds(raw, sql.protectionCheck(), sql.protectionParameters()));
+            if (failure == null) {
                 return; // added now, or by a connection that raced this one
             }
         }
@@ -154,8 +155,8 @@ public final class EpochSchema {
         }
         SQLException failure = null;
         if (mode == Settings.SchemaMode.CREATE) {
-            failure = create(raw, sql.create(), autoCommit);
-            if (sessionFenceInForce(raw, sql)) {
+            failure = createRacing(raw, sql.create(), autoCommit, () -> sessionFenceInForce(raw, sql));
+            if (failure == null) {
                 return; // added now, or by a connection that raced this one
             }
         }
@@ -179,6 +180,42 @@ public final class EpochSchema {
      * transaction rolled back, or {@code null}. The caller checks again: a connection racing this one may have
      * added the same.
      */
+    /** A check that the fence's objects are in place. */
+    private interface Check {
+        boolean holds() throws SQLException;
+    }
+
+    /** How often {@link #createRacing} runs the statements when another session's DDL got in the way. */
+    private static final int CREATE_ATTEMPTS = 5;
+
+    /**
+     * Runs {@code statements} until {@code done} holds: {@code null} then, else the last failure. Other sessions
+     * may create the same shared objects at the same moment (the protection function serves every epoch table
+     * of its schema), and PostgreSQL then fails one of the two {@code CREATE OR REPLACE} with "tuple concurrently
+     * updated" or a unique violation in its catalog, before this table's own objects were made: such a failure is
+     * tried again, a few times (found by a CI run beside other test runs).
+     */
+    private static SQLException createRacing(Connection raw, List<String> statements, boolean autoCommit, Check done)
+            throws SQLException {
+        SQLException failure = null;
+        for (int attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {
+            failure = create(raw, statements, autoCommit);
+            if (done.holds()) {
+                return null;
+            }
+            if (failure == null || !SqlStates.isConcurrentCatalogChange(failure)) {
+                return failure;
+            }
+            try {
+                Thread.sleep(20L * attempt);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return failure;
+            }
+        }
+        return failure;
+    }
+
     private static SQLException create(Connection raw, List<String> statements, boolean autoCommit)
             throws SQLException {
         try (Statement statement = raw.createStatement()) {
