@@ -165,6 +165,15 @@ public final class Admission {
         }
     }
 
+    /**
+     * Whether the next statement runs in the caller's transaction (one the server has open, or auto-commit off):
+     * admitted under the guard's lock before its first query, or kept read-only by the server; a write the driver
+     * lets through without a guard then lifts nothing.
+     */
+    public boolean inCallersTransaction() throws SQLException {
+        return !raw.getAutoCommit() || probe.inServerTransaction();
+    }
+
     /** Whether the server enforces read-only mode for this connection's un-admitted work. */
     public boolean enforced() {
         return sql != null;

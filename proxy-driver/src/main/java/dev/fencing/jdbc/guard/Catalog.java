@@ -89,6 +89,22 @@ public final class Catalog {
      * it, and it calls no writing function. DDL and calls also forget what is known about functions.
      */
     public synchronized boolean needsGuard(Analysis analysis) throws SQLException {
+        return needsGuard(analysis, () -> true);
+    }
+
+    /** Whether a write let through without a guard would run unlocked (asked only when it matters). */
+    public interface Unlocked {
+        boolean now() throws SQLException;
+    }
+
+    /**
+     * {@link #needsGuard(Analysis)}; {@code unlocked}: an exempt write would run in a read-write transaction the
+     * driver opens without the guard's lock (auto-commit, or not known yet because the statement runs later), so it
+     * may read no other relation and call no built-in that runs a query: a view there may write elsewhere. Inside
+     * the caller's transaction it may (the transaction was admitted under the lock, or the server keeps it
+     * read-only).
+     */
+    public synchronized boolean needsGuard(Analysis analysis, Unlocked unlocked) throws SQLException {
         switch (analysis.kind()) {
             case READ_ONLY:
             case SESSION_SETTING:
@@ -99,8 +115,10 @@ public final class Catalog {
                     unfenceable.forget();
                     return true;
                 }
-                return !exempt.writesOnlyExempt(analysis) || functions.anyWrites(analysis.calledFunctions())
-                        || functions.anyMayRunQueries(analysis.calledFunctions());
+                if (!exempt.writesOnlyExempt(analysis, unlocked) || functions.anyWrites(analysis.calledFunctions())) {
+                    return true;
+                }
+                return unlocked.now() && functions.anyMayRunQueries(analysis.calledFunctions());
             default:
                 return false;
         }
@@ -142,9 +160,9 @@ public final class Catalog {
      * other relation (a view there may write elsewhere, found by review) and calls no function that may write
      * (issue 11, item 3).
      */
-    public synchronized boolean writesOnlyTemporaryTables(Analysis analysis) throws SQLException {
+    public synchronized boolean writesOnlyTemporaryTables(Analysis analysis, Unlocked unlocked) throws SQLException {
         if (dialect != Dialect.POSTGRESQL || !analysis.changesDataOnly() || analysis.isOpaque()
-                || analysis.readsRelations()
+                || analysis.readsRelations() && unlocked.now()
                 || analysis.targetTables().isEmpty() || !temporaryNames.containsAll(analysis.targetTables())
                 || analysis.targetReferences().isEmpty()) {
             return false;
@@ -157,7 +175,7 @@ public final class Catalog {
             }
         }
         return !functions.anyWrites(analysis.calledFunctions())
-                && !functions.anyMayRunQueries(analysis.calledFunctions());
+                && !(unlocked.now() && functions.anyMayRunQueries(analysis.calledFunctions()));
     }
 
     /**

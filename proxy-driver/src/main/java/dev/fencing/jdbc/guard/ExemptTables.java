@@ -64,13 +64,14 @@ final class ExemptTables {
     }
 
     /**
-     * Whether every target of a data change is a configured exempt table and it reads no other relation (a view read
-     * in it may write elsewhere, found by review): first by name in the text (free), then, only when all match, by
-     * asking the database which table each written reference means.
+     * Whether every target of a data change is a configured exempt table and, when it would run {@code unlocked}
+     * (see {@link Catalog#needsGuard(Analysis, Catalog.Unlocked)}), it reads no other relation (a view read in it may
+     * write elsewhere, found by review): first by name in the text (free), then, only when all match, by asking the
+     * database which table each written reference means.
      */
-    boolean writesOnlyExempt(Analysis analysis) throws SQLException {
-        if (analysis.targetTables().isEmpty() || analysis.readsRelations()
-                || !exemptNames.containsAll(analysis.targetTables())
+    boolean writesOnlyExempt(Analysis analysis, Catalog.Unlocked unlocked) throws SQLException {
+        if (analysis.targetTables().isEmpty() || !exemptNames.containsAll(analysis.targetTables())
+                || analysis.readsRelations() && unlocked.now()
                 || analysis.targetReferences().isEmpty()) {
             return false;
         }

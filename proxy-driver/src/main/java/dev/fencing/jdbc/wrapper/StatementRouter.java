@@ -168,7 +168,7 @@ final class StatementRouter {
                     return Route.PASS;
                 }
                 catalog.createdTemporaryTable(analysis.createdTemporaryTable());
-                if (!catalog.needsGuard(analysis)) {
+                if (!catalog.needsGuard(analysis, () -> !runsNow || !guard.admission().inCallersTransaction())) {
                         return Route.PASS;
                 }
                 if (commitsBetween(analysis.statementCount(), analysis.mayEndTransaction())) {
@@ -231,7 +231,8 @@ final class StatementRouter {
      */
     boolean reachesNothingShared(String sql, Analysis analysis) throws SQLException {
         if (analysis.kind() != StatementKind.MUTATION
-                || !analysis.preparesOnly() && !catalog.writesOnlyTemporaryTables(analysis)) {
+                || !analysis.preparesOnly() && !catalog.writesOnlyTemporaryTables(analysis,
+                () -> !guard.admission().inCallersTransaction())) {
             return false;
         }
         refuseUnlessCurrent(sql);
