@@ -20,6 +20,8 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -34,6 +36,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class CuratorFencingTest {
     private static TestingServer server;
+    /** The owners' threads (not the common pool, which may have one thread on a small machine). */
+    private static final ExecutorService OWNERS = Executors.newFixedThreadPool(2);
     private Db db;
 
     @BeforeAll
@@ -44,6 +48,7 @@ class CuratorFencingTest {
     @AfterAll
     static void stopZooKeeper() throws Exception {
         server.close();
+        OWNERS.shutdownNow();
     }
 
     @BeforeEach
@@ -90,7 +95,7 @@ class CuratorFencingTest {
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
-            });
+            }, OWNERS);
             assertTrue(aHolds.await(20, TimeUnit.SECONDS), "A acquired the lock");
 
             CompletableFuture<Void> ownerB = CompletableFuture.runAsync(() -> {
@@ -105,7 +110,7 @@ class CuratorFencingTest {
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
-            });
+            }, OWNERS);
             Thread.sleep(300);
             assertTrue(!ownerB.isDone(), "B waits while A holds the lock");
 
@@ -234,7 +239,7 @@ class CuratorFencingTest {
                 } catch (SQLException e) {
                     throw new IllegalStateException(e);
                 }
-            }).get(20, TimeUnit.SECONDS);
+            }, OWNERS).get(20, TimeUnit.SECONDS);
 
             try (LeaderLatch latchB = new LeaderLatch(clientB, latchPath, "B");
                  LeadershipHold holdB = CuratorFencing.holdWhileLeader(clientB, latchB, "orders")) {
