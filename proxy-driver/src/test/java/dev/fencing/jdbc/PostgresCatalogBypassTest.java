@@ -238,4 +238,24 @@ class PostgresCatalogBypassTest extends CatalogBypassTest {
         }
         assertEquals("3:4 ", rows(audit));
     }
+
+    /**
+     * A cast to a user type or domain runs user code (a domain's CHECK, a cast function): an exempt write that casts
+     * to one is guarded (found by the third review: a domain whose CHECK called a writing function wrote the
+     * protected table without a token). Casts to built-in types keep the write exempt.
+     */
+    @Test
+    void anExemptWriteCastingToAUserTypeOrDomainIsGuarded_C10() throws Exception {
+        TestDatabase.exec(raw, "CREATE DOMAIN " + table + "_dom AS int CHECK (" + callWriter(writer, 1) + " IS NOT NULL)");
+        for (String sql : List.of("INSERT INTO " + audit + " VALUES (1, CAST(1 AS " + table + "_dom))",
+                "INSERT INTO " + audit + " VALUES (1, '1'::" + table + "_dom)",
+                "INSERT INTO " + audit + " VALUES (1, 1::" + defaultSchema() + "." + table + "_dom)",
+                "DELETE FROM " + audit + " WHERE balance = 1::" + table + "_dom")) {
+            assertRefused(sql, c -> c.createStatement().executeUpdate(sql));
+        }
+        try (Connection c = connect(0); Statement s = c.createStatement()) {
+            assertEquals(1, s.executeUpdate("INSERT INTO " + audit + " VALUES (5, CAST('5' AS int) + '1'::int4)"));
+        }
+        assertEquals("5:6 ", rows(audit));
+    }
 }

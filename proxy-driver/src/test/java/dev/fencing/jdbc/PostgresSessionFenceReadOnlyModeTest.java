@@ -3,9 +3,12 @@ package dev.fencing.jdbc;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.Statement;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@link ReadOnlyModeTest} on PostgreSQL under the session fence: unregistered sessions are read-only (SPEC C10). */
 @RequiresPostgres
@@ -39,6 +42,15 @@ class PostgresSessionFenceReadOnlyModeTest extends PostgresReadOnlyModeTest {
             c.setClientInfo("fencing.token", String.valueOf(MARK - 1));
             assertRefusedUnchanged(c, hiddenWrite());
             c.rollback();
+            c.setAutoCommit(true);
+            // the same in a transaction opened by BEGIN sent as SQL (found by the third review)
+            c.setClientInfo("fencing.token", String.valueOf(MARK));
+            s.execute("BEGIN");
+            s.executeQuery("SELECT 1").close();
+            c.setClientInfo("fencing.token", String.valueOf(MARK - 1));
+            SQLException refused = assertThrows(SQLException.class, () -> s.executeQuery(hiddenWrite()).close());
+            assertTrue(refused.getSQLState().startsWith("ZF") || "25006".equals(refused.getSQLState()), refused::toString);
+            s.execute("ROLLBACK");
         }
         assertEquals(101, value(1));
     }

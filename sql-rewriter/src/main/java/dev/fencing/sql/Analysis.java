@@ -19,6 +19,7 @@ public final class Analysis {
     private final boolean mayEndTransaction;
     private final boolean callEscape;
     private final List<String> calledFunctions;
+    private final List<String> castTypes;
     private final List<List<String>> targetReferences;
     private final boolean changesDataOnly;
     private final boolean opaque;
@@ -50,6 +51,7 @@ public final class Analysis {
         this.mayEndTransaction = b.mayEndTransaction;
         this.callEscape = b.callEscape;
         this.calledFunctions = List.copyOf(b.calledFunctions);
+        this.castTypes = List.copyOf(b.castTypes);
         this.targetReferences = List.copyOf(b.targetReferences);
         this.changesDataOnly = b.changesDataOnly;
         this.opaque = b.opaque;
@@ -77,6 +79,7 @@ public final class Analysis {
         b.mayEndTransaction = mayEndTransaction;
         b.callEscape = callEscape;
         b.calledFunctions = calledFunctions;
+        b.castTypes = castTypes;
         b.targetReferences = targetReferences;
         b.changesDataOnly = changesDataOnly;
         b.opaque = opaque;
@@ -100,6 +103,7 @@ public final class Analysis {
         private boolean mayEndTransaction;
         private boolean callEscape;
         private List<String> calledFunctions = List.of();
+        private List<String> castTypes = List.of();
         private List<List<String>> targetReferences = List.of();
         private boolean changesDataOnly;
         private boolean opaque;
@@ -157,6 +161,11 @@ public final class Analysis {
             calledFunctions = functions;
             targetReferences = references;
             changesDataOnly = dataOnly;
+            return this;
+        }
+
+        Builder castTypes(List<String> value) {
+            castTypes = value;
             return this;
         }
 
@@ -256,6 +265,15 @@ public final class Analysis {
      */
     public List<String> calledFunctions() {
         return calledFunctions;
+    }
+
+    /**
+     * PostgreSQL: the type names the statement casts to ({@code ::t}, {@code CAST(x AS t)}, a typed literal
+     * {@code t '...'}), unquoted, as written, without schema; a superset (every name after {@code AS}). A cast to a
+     * user type or domain runs user code (a cast function, a domain's {@code CHECK}): the catalog decides.
+     */
+    public List<String> castTypes() {
+        return castTypes;
     }
 
     /**

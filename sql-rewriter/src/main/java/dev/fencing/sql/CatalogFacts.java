@@ -139,6 +139,36 @@ final class CatalogFacts {
         return verb != null;
     }
 
+    /** See {@link Analysis#castTypes()}; empty on databases other than PostgreSQL. */
+    static List<String> castTypes(Part part, Dialect dialect) {
+        if (dialect != Dialect.POSTGRESQL) {
+            return List.of();
+        }
+        List<Token> tokens = part.tokens();
+        Set<String> names = new LinkedHashSet<>();
+        for (int i = 0; i < tokens.size(); i++) {
+            Token token = tokens.get(i);
+            int type = -1;
+            if (token.isPunctuation(':') && i + 2 < tokens.size() && tokens.get(i + 1).isPunctuation(':')
+                    && tokens.get(i + 1).start() == token.end()) {
+                type = i + 2;
+            } else if (token.is("AS") && i + 1 < tokens.size()) {
+                type = i + 1;
+            } else if (isName(token) && i + 1 < tokens.size() && tokens.get(i + 1).kind() == Token.Kind.STRING) {
+                names.add(unquoted(part.source(token))); // a typed literal: t '...'
+                continue;
+            }
+            if (type < 0 || !isName(tokens.get(type))) {
+                continue;
+            }
+            while (type + 2 < tokens.size() && tokens.get(type + 1).isPunctuation('.') && isName(tokens.get(type + 2))) {
+                type += 2; // schema.type: the type's own name
+            }
+            names.add(unquoted(part.source(tokens.get(type))));
+        }
+        return new ArrayList<>(names);
+    }
+
     private static boolean isName(Token token) {
         return Names.isName(token);
     }

@@ -190,8 +190,9 @@ public final class SqlAnalyzer {
     /** The names in one statement the driver asks the catalog about (SPEC C9). */
     private Analysis withCatalogFacts(Analysis analysis, Part part) {
         boolean dataOnly = analysis.kind() == StatementKind.MUTATION && CatalogFacts.changesDataOnly(part);
-        return Analyses.withCatalogFacts(analysis, CatalogFacts.calledFunctions(part, dialect),
+        Analysis withFacts = Analyses.withCatalogFacts(analysis, CatalogFacts.calledFunctions(part, dialect),
                 dataOnly ? CatalogFacts.targetReferences(part, analysis.targetTables()) : List.of(), dataOnly);
+        return dataOnly ? withFacts.toBuilder().castTypes(CatalogFacts.castTypes(part, dialect)).build() : withFacts;
     }
 
     /**

@@ -226,6 +226,10 @@ public final class Admission {
             if (covers == registrationSuspended) {
                 registrationSuspended = !covers;
                 restoreSessionMode();
+                if (registrationSuspended && probe.inServerTransaction()) {
+                    // an open transaction (BEGIN sent as SQL too) is made read-only for the rest of it (review)
+                    control().execute(sql.readOnlyTransaction());
+                }
             }
             return;
         }

@@ -118,10 +118,18 @@ public final class Catalog {
                 if (!exempt.writesOnlyExempt(analysis, unlocked) || functions.anyWrites(analysis.calledFunctions())) {
                     return true;
                 }
-                return unlocked.now() && functions.anyMayRunQueries(analysis.calledFunctions());
+                return unlocked.now() && runsUserCode(analysis);
             default:
                 return false;
         }
+    }
+
+    /**
+     * Whether a data change the catalog found harmless by its functions may still run code that writes elsewhere:
+     * a built-in that runs a query of its own, or a cast to a user type or domain (a cast function, a CHECK).
+     */
+    private boolean runsUserCode(Analysis analysis) throws SQLException {
+        return functions.anyMayRunQueries(analysis.calledFunctions()) || functions.anyUserType(analysis.castTypes());
     }
 
     /** Whether {@code analysis} calls a function the catalog says may write (a stored or user function). */
@@ -175,7 +183,7 @@ public final class Catalog {
             }
         }
         return !functions.anyWrites(analysis.calledFunctions())
-                && !(unlocked.now() && functions.anyMayRunQueries(analysis.calledFunctions()));
+                && !(unlocked.now() && runsUserCode(analysis));
     }
 
     /**

@@ -73,11 +73,14 @@ final class WritingFunctions {
 
     /** Function name, as the analyzer reported it, to whether some built-in of that name may run a query. */
     private final Map<String, Boolean> queries = new HashMap<>();
+    /** Type name, as the analyzer reported it, to whether some user type or domain has that name. */
+    private final Map<String, Boolean> userTypes = new HashMap<>();
 
     /** DDL or a call may have created or replaced functions: nothing remembered holds any more. */
     void forget() {
         writes.clear();
         queries.clear();
+        userTypes.clear();
     }
 
     /**
@@ -92,6 +95,21 @@ final class WritingFunctions {
                 + " pg_catalog.pg_namespace n ON n.oid = p.pronamespace WHERE p.proname IN (%s)"
                 + " AND n.nspname IN ('pg_catalog', 'information_schema') AND p.provolatile <> 'i'"
                 + " AND p.proname NOT IN ('" + String.join("', '", PLAIN_POSTGRES) + "')", candidates(unknown)));
+    }
+
+    /**
+     * PostgreSQL: whether any of {@code names} (types a statement casts to) is a type or domain outside
+     * {@code pg_catalog} and {@code information_schema}, whose cast function, input function or {@code CHECK} is
+     * user code that may write (found by review: a domain whose CHECK calls a writing function, cast to in an
+     * exempt write); elsewhere false.
+     */
+    boolean anyUserType(List<String> names) throws SQLException {
+        if (dialect != Dialect.POSTGRESQL) {
+            return false;
+        }
+        return any(names, userTypes, unknown -> ask("SELECT DISTINCT t.typname FROM pg_catalog.pg_type t JOIN"
+                + " pg_catalog.pg_namespace n ON n.oid = t.typnamespace WHERE t.typname IN (%s)"
+                + " AND n.nspname NOT IN ('pg_catalog', 'information_schema')", candidates(unknown)));
     }
 
     /** Whether any of {@code names} (as the analyzer reported them; "" for a call it could not name) may write. */
