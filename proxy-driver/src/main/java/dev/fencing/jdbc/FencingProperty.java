@@ -235,7 +235,7 @@ public enum FencingProperty {
         private Parsers() {
         }
 
-        /** Kept as written: a static token is checked when the connection opens, by the one rule of TokenText. */
+        /** Checked where it is used (a token is refused per mutation, not per connection). */
         static Object asGiven(FencingProperty property, String text) {
             return text;
         }

@@ -89,14 +89,7 @@ public final class Settings {
         }
         ConnectTimeSql.refuse(targetUrl, target);
         SessionSwitches.refuse(targetUrl, target);
-        Settings settings = new Settings(targetUrl, target, values);
-        String token = settings.text(FencingProperty.TOKEN);
-        if (token != null && !token.isBlank() && TokenText.parse(token) < 0) {
-            // like every other bad setting, at connect (it used to open the connection and fail each write)
-            throw configuration(FencingProperty.TOKEN.getName() + " must be a positive 64-bit integer (decimal"
-                    + " digits only), was '" + token + "'");
-        }
-        return settings;
+        return new Settings(targetUrl, target, values);
     }
 
     /**

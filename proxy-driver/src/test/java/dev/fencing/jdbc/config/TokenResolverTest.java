@@ -121,11 +121,8 @@ class TokenResolverTest {
         assertEquals(5, resolver.token("default"), "the refused values left the token as it was");
         assertThrows(SQLException.class, () -> resolver.setConnectionResource("x".repeat(201), "setClientInfo"));
         assertEquals("default", resolver.resource());
-        SQLException atConnect = assertThrows(SQLException.class, () -> resolver("fencing.token=1.5"));
-        assertEquals(FencingSqlState.CONFIGURATION, atConnect.getSQLState(), "a bad static token fails at connect,"
-                + " like every other bad setting");
-        assertTrue(atConnect.getMessage().contains("fencing.token must be a positive 64-bit integer (decimal digits only), was '1.5'"),
-                atConnect.getMessage());
+        assertEquals(FencingSqlState.INVALID_TOKEN, assertThrows(FencingRefusedException.class,
+                () -> resolver("fencing.token=1.5").token("default")).getSQLState());
     }
 
     @Test
