@@ -108,7 +108,7 @@ public final class EpochSchema {
         List<String> statements = sql.protect();
         SQLException failure = null;
         if (mode == Settings.SchemaMode.CREATE) {
-            failure = createRacing(raw, statements, autoCommit,
+            failure = createRacing(raw, statements, autoCommit, sql.dialect() == Dialect.POSTGRESQL,
                     () -> holds(raw, sql.protectionCheck(), sql.protectionParameters()));
             if (failure == null) {
                 return; // added now, or by a connection that raced this one
@@ -155,7 +155,7 @@ public final class EpochSchema {
         }
         SQLException failure = null;
         if (mode == Settings.SchemaMode.CREATE) {
-            failure = createRacing(raw, sql.create(), autoCommit, () -> sessionFenceInForce(raw, sql));
+            failure = createRacing(raw, sql.create(), autoCommit, true, () -> sessionFenceInForce(raw, sql));
             if (failure == null) {
                 return; // added now, or by a connection that raced this one
             }
@@ -195,11 +195,11 @@ public final class EpochSchema {
      * updated" or a unique violation in its catalog, before this table's own objects were made: such a failure is
      * tried again, a few times (found by a CI run beside other test runs).
      */
-    private static SQLException createRacing(Connection raw, List<String> statements, boolean autoCommit, Check done)
-            throws SQLException {
+    private static SQLException createRacing(Connection raw, List<String> statements, boolean autoCommit,
+                                             boolean postgres, Check done) throws SQLException {
         SQLException failure = null;
         for (int attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {
-            failure = create(raw, statements, autoCommit);
+            failure = postgres ? createSerialized(raw, statements, autoCommit) : create(raw, statements, autoCommit);
             if (done.holds()) {
                 return null;
             }
@@ -215,6 +215,25 @@ public final class EpochSchema {
         }
         return failure;
     }
+
+    /**
+     * PostgreSQL: the fence's objects are created by one session at a time, under a session-level advisory lock of
+     * their own ({@link #CREATE_LOCK}), so two connections never replace the shared protection function at once.
+     */
+    private static SQLException createSerialized(Connection raw, List<String> statements, boolean autoCommit)
+            throws SQLException {
+        try (Statement lock = raw.createStatement()) {
+            lock.execute("SELECT pg_catalog.pg_advisory_lock(" + CREATE_LOCK + ")");
+            try {
+                return create(raw, statements, autoCommit);
+            } finally {
+                lock.execute("SELECT pg_catalog.pg_advisory_unlock(" + CREATE_LOCK + ")");
+            }
+        }
+    }
+
+    /** The advisory key the creation of the fence's objects is serialized on ("fencing" in ASCII). */
+    private static final long CREATE_LOCK = 0x66656e63696e67L;
 
     private static SQLException create(Connection raw, List<String> statements, boolean autoCommit)
             throws SQLException {
