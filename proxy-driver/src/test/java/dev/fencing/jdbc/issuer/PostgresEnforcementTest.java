@@ -1,0 +1,299 @@
+package dev.fencing.jdbc.issuer;
+
+import dev.fencing.jdbc.FencingSqlState;
+import dev.fencing.jdbc.RequiresPostgres;
+import dev.fencing.jdbc.TestDatabase;
+import dev.fencing.jdbc.cli.FencingCli;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Enforcement by the database ({@code fencing enforce}, issue 28) with clients that never go through the driver:
+ * {@code psql} run by {@code fencing exec} (which hands it the token in {@code PGOPTIONS}), and the driver beside
+ * it, under both guards. The database is the judge: what the table holds after each refusal.
+ */
+@RequiresPostgres
+class PostgresEnforcementTest {
+    @TempDir
+    Path dir;
+    String raw;
+    String schema;
+    String epoch;
+    String lease;
+    String data;
+    String resource;
+
+    @BeforeEach
+    void createFenceAndTable() throws Exception {
+        assumeTrue(onPath("psql"), "psql is not installed");
+        raw = TestDatabase.POSTGRESQL.rawUrl();
+        schema = TestDatabase.unique("enf");
+        epoch = schema + ".epoch";
+        lease = schema + ".lease";
+        data = schema + ".data";
+        resource = TestDatabase.unique("nightly");
+        TestDatabase.exec(raw, "CREATE SCHEMA " + schema,
+                "CREATE TABLE " + data + " (who TEXT NOT NULL, token BIGINT, seq INT)");
+        Result init = cli("init");
+        assertEquals(0, init.code, init.err);
+        Result enforce = cli("enforce", data, "--resource", resource);
+        assertEquals(0, enforce.code, enforce.err);
+        assertTrue(enforce.out.contains(data + " is enforced for resource '" + resource + "'"), enforce.out);
+    }
+
+    @AfterEach
+    void drop() throws SQLException {
+        if (schema != null) {
+            TestDatabase.dropNamed(raw, schema);
+        }
+    }
+
+    /**
+     * C2, C4, C7: the old job (psql under {@code fencing exec}) is paused past its lease (its {@code exec} stopped with
+     * SIGSTOP, so nothing renews and nothing stops psql); a new owner's {@code fencing exec} takes the lease over and
+     * writes with psql; the old job's next statement is refused by the database with ZF002 and changes nothing.
+     */
+    @Test
+    void aPausedPsqlJobIsFencedByTheDatabaseAfterANewOwnerWrote_C2_C4() throws Exception {
+        Path oldJob = script("old.sql", "INSERT INTO " + data + " VALUES ('old', current_setting('fencing.token')::bigint, 1);",
+                "DO $$ BEGIN WHILE NOT EXISTS (SELECT 1 FROM " + data + " WHERE who = 'new') LOOP"
+                        + " PERFORM pg_sleep(0.05); END LOOP; END $$;",
+                "INSERT INTO " + data + " VALUES ('old', current_setting('fencing.token')::bigint, 2);");
+        Path oldLog = dir.resolve("old.log");
+        List<String> command = ExecProcessTest.javaCommand(FencingCli.class.getName(), withDb("exec", "--resource",
+                resource, "--ttl", "2s", "--", "psql", "-X", "-v", "ON_ERROR_STOP=1", "-v", "VERBOSITY=verbose", "-f",
+                oldJob.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(oldLog.toFile());
+        psqlEnvironment(builder.environment());
+        Process old = builder.start();
+        try {
+            await(() -> count("who = 'old'") == 1, "the old job wrote with its token", oldLog);
+            long oldToken = mark();
+            signal("STOP", old.pid()); // paused: no renewal, no SIGTERM to psql
+
+            Path newJob = script("new.sql", "INSERT INTO " + data + " VALUES ('new', current_setting('fencing.token')::bigint, 1);");
+            Result takeover = psqlUnderExec("--wait", "30s", newJob);
+            assertEquals(0, takeover.code, takeover.out + takeover.err);
+            long newToken = mark();
+            assertTrue(newToken > oldToken, "the new owner's token reached the resource");
+
+            await(() -> log(oldLog).contains("ZF002"), "the old job's next statement was refused", oldLog);
+            assertTrue(log(oldLog).contains("stale token " + oldToken), log(oldLog));
+            assertEquals(1, count("who = 'old'"), "nothing of the old job's late statement was written");
+            assertEquals(0, count("who = 'old' AND seq = 2"));
+            assertEquals(1, count("who = 'new' AND token = " + newToken));
+            signal("CONT", old.pid());
+            assertTrue(old.waitFor(60, TimeUnit.SECONDS), "the old exec ends");
+            assertNotEquals(0, old.exitValue(), log(oldLog));
+        } finally {
+            signal("CONT", old.pid());
+            old.destroyForcibly();
+        }
+    }
+
+    /**
+     * C1, C2, C7: equal tokens write many times; no token, a stale, invalid or never-issued token, or a token for
+     * another resource are refused with the fence's SQLStates and change nothing; TRUNCATE needs a current token too.
+     */
+    @Test
+    void psqlWritesOnlyWithACurrentTokenForTheTablesResource_C1_C2_C7() throws Exception {
+        Path write = script("write.sql", "INSERT INTO " + data + " VALUES ('job', current_setting('fencing.token')::bigint, 1);",
+                "INSERT INTO " + data + " VALUES ('job', current_setting('fencing.token')::bigint, 2);",
+                "UPDATE " + data + " SET seq = seq + 10 WHERE who = 'job';");
+        Result first = psqlUnderExec(write);
+        assertEquals(0, first.code, first.out + first.err);
+        long token = mark();
+        assertEquals(2, count("who = 'job' AND seq > 10 AND token = " + token), "equal tokens write many times");
+
+        assertRefused(FencingSqlState.INVALID_TOKEN, null, null, "DELETE FROM " + data);
+        assertRefused(FencingSqlState.INVALID_TOKEN, resource, "abc", "DELETE FROM " + data);
+        assertRefused(FencingSqlState.INVALID_TOKEN, resource, "0", "DELETE FROM " + data);
+        assertRefused(FencingSqlState.INVALID_TOKEN, resource, "-3", "DELETE FROM " + data);
+        assertRefused(FencingSqlState.INVALID_TOKEN, resource, "99999999999999999999", "DELETE FROM " + data);
+        assertRefused(FencingSqlState.INVALID_TOKEN, "other-resource", Long.toString(token), "DELETE FROM " + data);
+        assertRefused(FencingSqlState.INVALID_TOKEN, resource.toUpperCase(), Long.toString(token), "DELETE FROM " + data);
+        assertRefused(FencingSqlState.TOKEN_NOT_ISSUED, resource, Long.toString(token + 1), "DELETE FROM " + data);
+        assertRefused(FencingSqlState.INVALID_TOKEN, null, null, "TRUNCATE " + data);
+        assertEquals(2, count("true"), "nothing was changed");
+        assertEquals(token, mark(), "a refused token never moved the mark");
+
+        Result second = psqlUnderExec(write); // the next run: a newer token, which advances the mark
+        assertEquals(0, second.code, second.out + second.err);
+        assertEquals(token + 1, mark());
+        assertRefused(FencingSqlState.STALE_TOKEN, resource, Long.toString(token), "TRUNCATE " + data);
+        assertRefused(FencingSqlState.STALE_TOKEN, resource, Long.toString(token), "INSERT INTO " + data
+                + " VALUES ('late', 0, 0)");
+        assertEquals(4, count("true"), "nothing was changed");
+        assertEquals(0, psql(resource, Long.toString(token + 1), "TRUNCATE " + data).code, "TRUNCATE with the token");
+        assertEquals(0, count("true"));
+    }
+
+    /** Runs {@code sql} through psql with the given settings in PGOPTIONS and checks it was refused with {@code state}. */
+    private void assertRefused(String state, String resourceSetting, String token, String sql) throws Exception {
+        Result refused = psql(resourceSetting, token, sql);
+        assertNotEquals(0, refused.code, "psql fails on the refusal: " + refused.out + refused.err);
+        assertTrue(refused.err.contains("ERROR:  " + state + ": fencing: "), sql + " with token " + token + ": "
+                + refused.err);
+    }
+
+    private Result psql(String resourceSetting, String token, String sql) throws Exception {
+        List<String> command = List.of("psql", "-X", "-v", "ON_ERROR_STOP=1", "-v", "VERBOSITY=verbose", "-c", sql);
+        ProcessBuilder builder = new ProcessBuilder(command);
+        psqlEnvironment(builder.environment());
+        String options = (resourceSetting == null ? "" : "-c fencing.resource=" + resourceSetting)
+                + (token == null ? "" : " -c fencing.token=" + token);
+        builder.environment().put("PGOPTIONS", options.strip());
+        return run(builder);
+    }
+
+    /** {@code fencing exec} in this JVM running psql on {@code script}, as a cron job would. */
+    private Result psqlUnderExec(Object... argsThenScript) throws Exception {
+        List<String> args = new ArrayList<>(List.of("exec", "--resource", resource, "--ttl", "10s"));
+        for (int i = 0; i < argsThenScript.length - 1; i++) {
+            args.add(argsThenScript[i].toString());
+        }
+        args.addAll(List.of("--", "sh", "-c", "psql -X -v ON_ERROR_STOP=1 -v VERBOSITY=verbose -f \"$0\" >\"$0.out\" 2>&1",
+                argsThenScript[argsThenScript.length - 1].toString()));
+        Result result = cliWithPsqlEnvironment(args);
+        Path out = Path.of(argsThenScript[argsThenScript.length - 1] + ".out");
+        return new Result(result.code, Files.exists(out) ? Files.readString(out) : "", result.err);
+    }
+
+    private Result cliWithPsqlEnvironment(List<String> args) throws Exception {
+        // exec's children inherit this JVM's environment: psql finds the server through the PG* variables, which
+        // this JVM cannot set for itself, so exec runs as a process of its own here
+        ProcessBuilder builder = new ProcessBuilder(ExecProcessTest.javaCommand(FencingCli.class.getName(),
+                withDb(args.toArray(new String[0]))));
+        psqlEnvironment(builder.environment());
+        return run(builder);
+    }
+
+    private static Result run(ProcessBuilder builder) throws Exception {
+        Path out = Files.createTempFile("fencing-psql", ".out");
+        Path err = Files.createTempFile("fencing-psql", ".err");
+        try {
+            Process p = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            assertTrue(p.waitFor(90, TimeUnit.SECONDS), "finished in time: " + builder.command());
+            return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    /** Where psql connects: the test server's host, port, database and user, from its JDBC URL. */
+    private static void psqlEnvironment(Map<String, String> env) {
+        URI uri = URI.create(TestDatabase.pgUrl().substring("jdbc:".length()));
+        env.put("PGHOST", uri.getHost());
+        env.put("PGPORT", Integer.toString(uri.getPort() < 0 ? 5432 : uri.getPort()));
+        env.put("PGDATABASE", uri.getPath().substring(1));
+        String query = uri.getQuery() == null ? "" : uri.getQuery();
+        for (String pair : query.split("&")) {
+            if (pair.startsWith("user=")) {
+                env.put("PGUSER", pair.substring(5));
+            } else if (pair.startsWith("password=")) {
+                env.put("PGPASSWORD", pair.substring(9));
+            }
+        }
+        env.remove("PGOPTIONS");
+    }
+
+    private String[] withDb(String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        int at = all.indexOf("--");
+        List<String> db = List.of("--url", raw, "--epoch-table", epoch, "--lease-table", lease);
+        all.addAll(at < 0 ? all.size() : at, db);
+        return all.toArray(new String[0]);
+    }
+
+    private Result cli(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = FencingCli.run(new PrintWriter(out, true), new PrintWriter(err, true), withDb(args));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    private Path script(String name, String... statements) throws IOException {
+        Path file = dir.resolve(name);
+        Files.write(file, List.of(statements));
+        return file;
+    }
+
+    long mark() throws SQLException {
+        try (Connection c = DriverManager.getConnection(raw);
+             PreparedStatement ps = c.prepareStatement("SELECT epoch FROM " + epoch + " WHERE resource = ?")) {
+            ps.setString(1, resource);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+
+    long count(String where) throws SQLException {
+        try (Connection c = DriverManager.getConnection(raw); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM " + data + " WHERE " + where)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static String log(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file) : "";
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
+    interface Check {
+        boolean holds() throws Exception;
+    }
+
+    private static void await(Check check, String what, Path log) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!check.holds()) {
+            assertTrue(System.nanoTime() < deadline, "timed out waiting until " + what + ": " + log(log));
+            Thread.sleep(50);
+        }
+    }
+
+    private static void signal(String signal, long pid) throws Exception {
+        new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start().waitFor(10, TimeUnit.SECONDS);
+    }
+
+    private static boolean onPath(String program) {
+        try {
+            return new ProcessBuilder("sh", "-c", "command -v " + program).start().waitFor() == 0;
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+    }
+
+    record Result(int code, String out, String err) {
+    }
+}
