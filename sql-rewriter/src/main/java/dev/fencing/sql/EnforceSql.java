@@ -13,9 +13,11 @@ import java.util.List;
  * <ul>
  *   <li>the session's custom settings {@code fencing.resource} and {@code fencing.token} name the table's resource and
  *       a current token: a token equal to the mark is checked, a higher one is checked against the issued mark
- *       (never issued: {@code ZF003}) and advances the mark, exactly as the driver's guard does; then the epoch
- *       table's guard function (the driver's own, see {@link EpochSql#prefixGuard()}) locks the epoch row
- *       {@code FOR SHARE} in the writing transaction, so an epoch change waits for it. A client sets them with
+ *       (never issued: {@code ZF003}) and advances the mark, exactly as the driver's guard does; then the guard
+ *       function's own locking read (one text, {@code EpochSql#guardLockingRead}) locks the epoch row
+ *       {@code FOR SHARE} in the writing transaction, so an epoch change waits for it. (Calling the guard function
+ *       itself would answer a refusal under contention with its own state, {@code ZFG01}, and catching that costs
+ *       a subtransaction per statement.) A client sets them with
  *       {@code PGOPTIONS='-c fencing.resource=R -c fencing.token=N'} (what {@code fencing exec} exports) or
  *       {@code SET}; the driver's statement guard sets them for its transaction in the same statement as its guard.
  *       A forged setting gains nothing: the token is checked against the mark like any other;</li>
@@ -74,7 +76,6 @@ public final class EnforceSql {
 
     /** The body of the trigger function; {@link #listEnforced()} compares the stored body with it. */
     public String body() {
-        String guard = epoch.guardFunction();
         return "\nDECLARE\n"
                 + "  res text := TG_ARGV[0];\n"
                 + "  claimed text;\n"
@@ -132,7 +133,12 @@ public final class EnforceSql {
                 + staleRaise()
                 + "    END IF;\n"
                 + "  END IF;\n"
-                + "  PERFORM " + guard + "(res, tok, CAST(0 AS bigint));\n"
+                // the guard function's own locking read, with the fence's states for its verdicts
+                + "  " + epoch.guardLockingRead("res", "tok") + "\n"
+                + "  IF found_mark IS DISTINCT FROM tok THEN\n"
+                + "    SELECT epoch INTO found_mark FROM " + epochTable + " WHERE resource = res;\n"
+                + staleRaise()
+                + "  END IF;\n"
                 + "  RETURN NULL;\n"
                 + "END\n";
     }

@@ -171,8 +171,7 @@ public final class EpochSql {
         return "\nDECLARE\n"
                 + "  found_mark bigint;\n"
                 + "BEGIN\n"
-                + "  SELECT epoch INTO found_mark FROM " + table + " WHERE resource = resource_name AND epoch >= token"
-                + " AND pg_advisory_xact_lock_shared(" + ADVISORY_CLASS + ", hashtext(resource)) IS NOT NULL FOR SHARE;\n"
+                + "  " + guardLockingRead("resource_name", "token") + "\n"
                 + "  IF found_mark IS NULL THEN\n"
                 + "    RAISE EXCEPTION 'fencing: the high-water mark of resource % is below token %', resource_name, token"
                 + " USING ERRCODE = '" + GUARD_BEHIND_STATE + "', HINT = CAST(nonce AS text);\n"
@@ -183,6 +182,17 @@ public final class EpochSql {
                 + "  END IF;\n"
                 + "  RETURN 1;\n"
                 + "END\n";
+    }
+
+    /**
+     * The guard function's locking read, in plpgsql: the mark into {@code found_mark} when it is at least the token,
+     * with the epoch row's shared lock and the resource's advisory lock in shared mode; null otherwise. The
+     * enforcement trigger ({@link EnforceSql}) runs the same read, so both check a token by one text.
+     */
+    String guardLockingRead(String resourceVariable, String tokenVariable) {
+        return "SELECT epoch INTO found_mark FROM " + table + " WHERE resource = " + resourceVariable + " AND epoch >= "
+                + tokenVariable + " AND pg_advisory_xact_lock_shared(" + ADVISORY_CLASS + ", hashtext(resource)) IS NOT"
+                + " NULL FOR SHARE;";
     }
 
     /**

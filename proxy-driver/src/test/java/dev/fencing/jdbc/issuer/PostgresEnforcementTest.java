@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -151,6 +152,186 @@ class PostgresEnforcementTest {
         assertEquals(4, count("true"), "nothing was changed");
         assertEquals(0, psql(resource, Long.toString(token + 1), "TRUNCATE " + data).code, "TRUNCATE with the token");
         assertEquals(0, count("true"));
+    }
+
+    /**
+     * C4, C11, issue 28 item 3: the driver under both guards and psql write one enforced table of one resource. The
+     * driver's writes pass the trigger with nothing more sent (the statement guard's own statement records what it
+     * checked; the session fence's registration is probed); after psql's new owner advances the mark, the driver's
+     * old connections are refused (the statement guard by its own guard, the registered session ended by the
+     * hand-over) and so is psql with the old token; a driver connection whose token is for another resource is
+     * refused by the trigger (ZF001).
+     */
+    @Test
+    void theDriverUnderBothGuardsAndPsqlShareOneEnforcedTable_C4_C11() throws Exception {
+        Path write = script("write.sql", "INSERT INTO " + data + " VALUES ('psql', current_setting('fencing.token')::bigint, 1);");
+        Result first = psqlUnderExec(write);
+        assertEquals(0, first.code, first.out + first.err);
+        long t1 = mark();
+        try (Connection statementGuard = driver(t1, "statement"); Connection sessionGuard = driver(t1, "session")) {
+            insert(statementGuard, "statement", t1);                       // prefix guard, auto-commit
+            statementGuard.setAutoCommit(false);
+            insert(statementGuard, "statement", t1);                       // in a transaction
+            try (PreparedStatement batch = statementGuard.prepareStatement("INSERT INTO " + data + " VALUES (?, ?, ?)")) {
+                for (int i = 0; i < 3; i++) {                               // a batch: the locking read, no prefix
+                    batch.setString(1, "statement-batch");
+                    batch.setLong(2, t1);
+                    batch.setInt(3, i);
+                    batch.addBatch();
+                }
+                batch.executeBatch();
+            }
+            statementGuard.commit();
+            statementGuard.setAutoCommit(true);
+            insert(sessionGuard, "session", t1);                           // registers, then writes untouched
+            insert(sessionGuard, "session", t1);
+            assertEquals(1, registeredSessions(t1), "the session guard's connection is registered at the mark");
+            assertEquals(2 + 3 + 2 + 1, count("token = " + t1));
+
+            Result second = psqlUnderExec(write);                           // a new owner: psql, newer token
+            assertEquals(0, second.code, second.out + second.err);
+            long t2 = mark();
+            assertEquals(t1 + 1, t2);
+            long oldRows = count("token = " + t1);
+
+            SQLException statementRefused = assertThrows(SQLException.class, () -> insert(statementGuard, "late", t1));
+            assertEquals(FencingSqlState.STALE_TOKEN, statementRefused.getSQLState(), statementRefused.getMessage());
+            assertThrows(SQLException.class, () -> insert(sessionGuard, "late", t1),
+                    "the hand-over ended the session registered at the old token");
+            assertRefused(FencingSqlState.STALE_TOKEN, resource, Long.toString(t1), "INSERT INTO " + data
+                    + " VALUES ('late', 0, 0)");
+            assertEquals(oldRows, count("token = " + t1), "nothing of the old token after the new owner wrote");
+            assertEquals(0, count("who = 'late'"));
+
+            try (Connection newStatement = driver(t2, "statement"); Connection newSession = driver(t2, "session")) {
+                insert(newStatement, "statement", t2);
+                insert(newSession, "session", t2);
+            }
+            assertEquals(3, count("token = " + t2));
+        }
+        try (Connection otherResource = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.table=" + epoch,
+                "fencing.lease.table=" + lease, "fencing.resource=" + resource + "-other"))) {
+            otherResource.unwrap(dev.fencing.jdbc.FencedConnection.class).setFencingToken(1);
+            SQLException refused = assertThrows(SQLException.class, () -> insert(otherResource, "other", 1));
+            assertEquals(FencingSqlState.INVALID_TOKEN, refused.getSQLState(), "the table belongs to " + resource
+                    + ", whatever resource the connection names (C11): " + refused.getMessage());
+        }
+        assertEquals(0, count("who = 'other'"));
+    }
+
+    /**
+     * C4 with real threads: four clients outside the driver (plain pgjdbc connections that set fencing.resource and
+     * fencing.token, as psql does) and two connections of the driver write at the current token in transactions of
+     * two statements with a pause between them, while a new owner advances the mark through the trigger. Once the new
+     * owner's write has committed, no write with the old token commits: the count of old rows read right after it
+     * is final, and every old writer ends with ZF002.
+     */
+    @Test
+    void oldWritersOutsideAndInsideTheDriverNeverCommitAfterTheNewOwner_C4() throws Exception {
+        try (TokenIssuer issuer = issuer()) {
+            long t1 = issuer.acquire(resource, "old-owner", Duration.ofSeconds(60)).token();
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(6);
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            List<java.util.concurrent.Future<String>> writers = new ArrayList<>();
+            try {
+                for (int w = 0; w < 6; w++) {
+                    boolean throughDriver = w >= 4;
+                    String who = (throughDriver ? "driver-" : "client-") + w;
+                    writers.add(pool.submit(() -> writeUntilRefused(who, throughDriver, t1, stop)));
+                }
+                await(() -> count("token = " + t1) >= 30, "the old writers write", dir.resolve("none"));
+                long t2 = issuer.acquire(resource, "new-owner", Duration.ofSeconds(60),
+                        AcquireOptions.DEFAULT.takeOver(true)).token();
+                long oldRowsAfter;
+                try (Connection newOwner = client(t2)) {
+                    newOwner.setAutoCommit(false);
+                    try (Statement s = newOwner.createStatement()) {
+                        s.executeUpdate("INSERT INTO " + data + " VALUES ('new', " + t2 + ", 0)");
+                    }
+                    newOwner.commit();
+                    oldRowsAfter = count("token = " + t1);
+                }
+                for (java.util.concurrent.Future<String> writer : writers) {
+                    assertEquals(FencingSqlState.STALE_TOKEN, writer.get(60, TimeUnit.SECONDS),
+                            "every old writer ends refused as stale");
+                }
+                assertEquals(oldRowsAfter, count("token = " + t1), "no old-token write committed after the new owner's");
+                assertEquals(t2, mark());
+            } finally {
+                stop.set(true);
+                pool.shutdownNow();
+                assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS));
+            }
+        }
+    }
+
+    /** Writes transactions of two rows at {@code token} until refused; returns the refusal's SQLState. */
+    private String writeUntilRefused(String who, boolean throughDriver, long token,
+                                     java.util.concurrent.atomic.AtomicBoolean stop) throws Exception {
+        try (Connection c = throughDriver ? driver(token, "statement") : client(token)) {
+            c.setAutoCommit(false);
+            for (int n = 0; !stop.get(); n++) {
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + data + " VALUES (?, ?, ?)")) {
+                    ps.setString(1, who);
+                    ps.setLong(2, token);
+                    ps.setInt(3, n);
+                    ps.executeUpdate();
+                    Thread.sleep(3);
+                    ps.setInt(3, -n);
+                    ps.executeUpdate();
+                    c.commit();
+                } catch (SQLException refused) {
+                    c.rollback();
+                    return refused.getSQLState();
+                }
+            }
+        }
+        return "stopped";
+    }
+
+    /** A connection outside the driver with the token set as psql's PGOPTIONS would set it. */
+    private Connection client(long token) throws SQLException {
+        Connection c = DriverManager.getConnection(raw);
+        try (Statement s = c.createStatement()) {
+            s.execute("SET fencing.resource = '" + resource + "'");
+            s.execute("SET fencing.token = " + token);
+        }
+        return c;
+    }
+
+    private Connection driver(long token, String guard) throws SQLException {
+        Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.table=" + epoch,
+                "fencing.lease.table=" + lease, "fencing.resource=" + resource, "fencing.guard=" + guard));
+        c.unwrap(dev.fencing.jdbc.FencedConnection.class).setFencingToken(token);
+        return c;
+    }
+
+    private void insert(Connection c, String who, long token) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + data + " VALUES (?, ?, 1)")) {
+            ps.setString(1, who);
+            ps.setLong(2, token);
+            ps.executeUpdate();
+        }
+    }
+
+    private long registeredSessions(long token) throws SQLException {
+        try (Connection c = DriverManager.getConnection(raw);
+             PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM " + epoch + "_session WHERE resource = ?"
+                     + " AND pid <> 0 AND token = ?")) {
+            ps.setString(1, resource);
+            ps.setLong(2, token);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private TokenIssuer issuer() throws SQLException {
+        java.util.Properties info = new java.util.Properties();
+        info.setProperty("fencing.table", epoch);
+        info.setProperty("fencing.lease.table", lease);
+        return TokenIssuer.forUrl(raw, info);
     }
 
     /** Runs {@code sql} through psql with the given settings in PGOPTIONS and checks it was refused with {@code state}. */
