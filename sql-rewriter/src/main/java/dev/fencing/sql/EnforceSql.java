@@ -11,7 +11,8 @@ import java.util.List;
  * per statement, not per row), the resource its argument. Its function, one per epoch table, admits the statement
  * when
  * <ul>
- *   <li>the session's custom settings {@code fencing.resource} and {@code fencing.token} name the table's resource and
+ *   <li>the session's custom settings {@code fencing.resource} and {@code fencing.token} (or the driver's record of
+ *       its guard, {@code fencing.guard_resource} and {@code fencing.guard_token}) name the table's resource and
  *       a current token: a token equal to the mark is checked, a higher one is checked against the issued mark
  *       (never issued: {@code ZF003}) and advances the mark, exactly as the driver's guard does; then the guard
  *       function's own locking read (one text, {@code EpochSql#guardLockingRead}) locks the epoch row
@@ -19,7 +20,8 @@ import java.util.List;
  *       itself would answer a refusal under contention with its own state, {@code ZFG01}, and catching that costs
  *       a subtransaction per statement.) A client sets them with
  *       {@code PGOPTIONS='-c fencing.resource=R -c fencing.token=N'} (what {@code fencing exec} exports) or
- *       {@code SET}; the driver's statement guard sets them for its transaction in the same statement as its guard.
+ *       {@code SET}; the driver's statement guard records its own for its transaction in the same statement as its
+ *       guard.
  *       A forged setting gains nothing: the token is checked against the mark like any other;</li>
  *   <li>or, without such settings, the session is registered by the session fence at the resource's current mark
  *       (one indexed probe): the hand-over ends it before any newer mark can commit.</li>
@@ -40,6 +42,13 @@ public final class EnforceSql {
     /** The custom settings a client sets; the driver's statement guard sets them for its transaction. */
     public static final String RESOURCE_SETTING = "fencing.resource";
     public static final String TOKEN_SETTING = "fencing.token";
+    /**
+     * The transaction-local settings in which the driver's statement guard records the resource and token it checked.
+     * Names of their own: the driver reads a server-side {@code fencing.token} as the caller's {@code SET LOCAL} token,
+     * which a guard's record must never become. A client that sets them gains what {@link #TOKEN_SETTING} gives.
+     */
+    public static final String GUARD_RESOURCE_SETTING = "fencing.guard_resource";
+    public static final String GUARD_TOKEN_SETTING = "fencing.guard_token";
     /** The fence's SQLStates, as the driver's {@code FencingSqlState} (FencingSqlStateTest checks they agree). */
     public static final String NO_TOKEN_STATE = "ZF001";
     public static final String STALE_STATE = "ZF002";
@@ -79,13 +88,18 @@ public final class EnforceSql {
         return "\nDECLARE\n"
                 + "  res text := TG_ARGV[0];\n"
                 + "  claimed text;\n"
+                + "  source text;\n"
                 + "  tok bigint;\n"
                 + "  found_mark bigint;\n"
                 + "  issued_mark bigint;\n"
                 + "  raised bigint;\n"
                 + "BEGIN\n"
-                + "  IF current_setting('" + RESOURCE_SETTING + "', true) = res THEN\n"
+                + "  IF current_setting('" + GUARD_RESOURCE_SETTING + "', true) = res THEN\n"
+                + "    claimed := btrim(current_setting('" + GUARD_TOKEN_SETTING + "', true));\n"
+                + "    source := '" + GUARD_TOKEN_SETTING + "';\n"
+                + "  ELSIF current_setting('" + RESOURCE_SETTING + "', true) = res THEN\n"
                 + "    claimed := btrim(current_setting('" + TOKEN_SETTING + "', true));\n"
+                + "    source := '" + TOKEN_SETTING + "';\n"
                 + "  END IF;\n"
                 + "  IF claimed IS NULL OR claimed = '' THEN\n"
                 // the session fence's registration at the current mark: the hand-over ends the session first
@@ -106,8 +120,8 @@ public final class EnforceSql {
                 + "    END IF;\n"
                 + "  END IF;\n"
                 + "  IF tok IS NULL THEN\n"
-                + "    RAISE EXCEPTION 'fencing: invalid token ''%'' from " + TOKEN_SETTING + " for resource ''%'': a token"
-                + " is a positive 64-bit integer; nothing was changed', claimed, res USING ERRCODE = '"
+                + "    RAISE EXCEPTION 'fencing: invalid token ''%'' from % for resource ''%'': a token"
+                + " is a positive 64-bit integer; nothing was changed', claimed, source, res USING ERRCODE = '"
                 + NO_TOKEN_STATE + "';\n"
                 + "  END IF;\n"
                 // an unlocked read only chooses the path; the guard function's lock decides

@@ -56,8 +56,8 @@ public final class EpochSql {
      * pass enforced tables with no statement more. The trigger checks the token against the locked mark again, so a
      * client that sets them itself gains nothing a token would not give it.
      */
-    private static final String CLAIM_RESOURCE = "pg_catalog.set_config('" + EnforceSql.RESOURCE_SETTING + "', ";
-    private static final String CLAIM_TOKEN = "pg_catalog.set_config('" + EnforceSql.TOKEN_SETTING + "', ";
+    private static final String CLAIM_RESOURCE = "pg_catalog.set_config('" + EnforceSql.GUARD_RESOURCE_SETTING + "', ";
+    private static final String CLAIM_TOKEN = "pg_catalog.set_config('" + EnforceSql.GUARD_TOKEN_SETTING + "', ";
 
     /** The start of the name of a PostgreSQL guard function; the rest names its epoch table. */
     private static final String GUARD_FUNCTION_PREFIX = "fencing_guard_";
