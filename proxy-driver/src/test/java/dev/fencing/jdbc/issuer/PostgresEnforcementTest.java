@@ -222,9 +222,10 @@ class PostgresEnforcementTest {
     /**
      * C4 with real threads: four clients outside the driver (plain pgjdbc connections that set fencing.resource and
      * fencing.token, as psql does) and two connections of the driver write at the current token in transactions of
-     * two statements with a pause between them, while a new owner advances the mark through the trigger. Once the new
-     * owner's write has committed, no write with the old token commits: the count of old rows read right after it
-     * is final, and every old writer ends with ZF002.
+     * two statements with a pause after each, while a new owner advances the mark through the trigger. Once the new
+     * owner's advance holds the epoch row, no write with the old token commits: the count of old rows its own
+     * transaction reads is final, and every old writer ends with ZF002. (With the trigger's lock taken out, the
+     * count grew afterwards: 102 then 106.)
      */
     @Test
     void oldWritersOutsideAndInsideTheDriverNeverCommitAfterTheNewOwner_C4() throws Exception {
@@ -247,9 +248,13 @@ class PostgresEnforcementTest {
                     newOwner.setAutoCommit(false);
                     try (Statement s = newOwner.createStatement()) {
                         s.executeUpdate("INSERT INTO " + data + " VALUES ('new', " + t2 + ", 0)");
+                        // the advance holds the epoch row: every old-token transaction has ended (or will fail)
+                        try (ResultSet rs = s.executeQuery("SELECT count(*) FROM " + data + " WHERE token = " + t1)) {
+                            rs.next();
+                            oldRowsAfter = rs.getLong(1);
+                        }
                     }
                     newOwner.commit();
-                    oldRowsAfter = count("token = " + t1);
                 }
                 for (java.util.concurrent.Future<String> writer : writers) {
                     assertEquals(FencingSqlState.STALE_TOKEN, writer.get(60, TimeUnit.SECONDS),
@@ -263,6 +268,65 @@ class PostgresEnforcementTest {
                 assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS));
             }
         }
+    }
+
+    /**
+     * Issue 28 item 4: an application role with nothing but DML on the table is fenced without any privilege on the
+     * fence's tables (the trigger's function runs as its owner), and cannot lift the enforcement: no disabling the
+     * trigger, no {@code session_replication_role}, no raising a mark by hand. {@code enforce --list} names the role
+     * that owns an enforced table, and not the application role.
+     */
+    @Test
+    void anApplicationRoleWithOnlyDmlIsFencedAndCannotLiftEnforcement() throws Exception {
+        String app = TestDatabase.unique("enf_app");
+        String owner = TestDatabase.unique("enf_owner");
+        String owned = schema + ".owned";
+        TestDatabase.exec(raw, "CREATE ROLE " + app + " LOGIN", "CREATE ROLE " + owner + " LOGIN");
+        try {
+            TestDatabase.exec(raw, "GRANT USAGE ON SCHEMA " + schema + " TO " + app + ", " + owner,
+                    "GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON " + data + " TO " + app,
+                    "CREATE TABLE " + owned + " (who TEXT)", "ALTER TABLE " + owned + " OWNER TO " + owner);
+            assertEquals(0, cli("enforce", owned, "--resource", resource).code);
+            Result token = cli("acquire", "--resource", resource, "--holder", "job", "--ttl", "60s");
+            assertEquals(0, token.code, token.err);
+            String t = token.out.strip();
+
+            Result writes = psqlAs(app, resource, t, "INSERT INTO " + data + " VALUES ('app', " + t + ", 1)");
+            assertEquals(0, writes.code, "no privilege on the fence's tables is needed: " + writes.err);
+            assertEquals(Long.parseLong(t), mark(), "the trigger advanced the mark for the role");
+            for (String lift : new String[] {"ALTER TABLE " + data + " DISABLE TRIGGER fencing_enforce",
+                "DROP TRIGGER fencing_enforce ON " + data, "SET session_replication_role = replica",
+                "UPDATE " + epoch + " SET epoch = epoch + 100", "INSERT INTO " + lease + " VALUES ('x', 5)",
+                "DELETE FROM " + epoch + "_session"}) {
+                Result refused = psqlAs(app, resource, t, lift);
+                assertTrue(refused.code != 0 && refused.err.contains("42501"), lift + ": " + refused.err);
+            }
+            assertRefused(FencingSqlState.INVALID_TOKEN, app, null, null, "DELETE FROM " + data);
+            assertEquals(Long.parseLong(t), mark());
+
+            Result list = cli("enforce", "--list");
+            assertEquals(0, list.code, list.err);
+            assertTrue(list.out.contains(data) && list.out.contains(owned) && list.out.contains("enforced"), list.out);
+            assertTrue(list.out.contains("role " + owner + ": owns the table"), list.out);
+            assertTrue(!list.out.contains("role " + app + ":"), "DML alone cannot lift the enforcement: " + list.out);
+
+            TestDatabase.exec(raw, "ALTER TABLE " + data + " DISABLE TRIGGER fencing_enforce");
+            assertTrue(cli("enforce", "--list").out.contains("NOT IN FORCE"), "a disabled trigger is reported");
+            assertEquals(0, cli("enforce", data, "--resource", resource).code);
+            assertTrue(!cli("enforce", "--list").out.contains("NOT IN FORCE"), "enforce again puts it back in force");
+            Result moved = cli("enforce", data, "--resource", resource + "-other");
+            assertEquals(64, moved.code, "a table enforced for one resource is not moved silently: " + moved.err);
+            Result off = cli("enforce", "--off", owned);
+            assertEquals(0, off.code, off.err);
+            assertTrue(!cli("enforce", "--list").out.contains(owned), "--off took it out");
+        } finally {
+            TestDatabase.exec(raw, "DROP OWNED BY " + app + ", " + owner + " CASCADE", "DROP ROLE " + app,
+                    "DROP ROLE " + owner);
+        }
+    }
+
+    private Result psqlAs(String role, String resourceSetting, String token, String sql) throws Exception {
+        return psql(role, resourceSetting, token, sql);
     }
 
     /** Writes transactions of two rows at {@code token} until refused; returns the refusal's SQLState. */
@@ -279,6 +343,7 @@ class PostgresEnforcementTest {
                     Thread.sleep(3);
                     ps.setInt(3, -n);
                     ps.executeUpdate();
+                    Thread.sleep(3); // checked, not yet committed: an epoch change must wait for this transaction
                     c.commit();
                 } catch (SQLException refused) {
                     c.rollback();
@@ -336,16 +401,28 @@ class PostgresEnforcementTest {
 
     /** Runs {@code sql} through psql with the given settings in PGOPTIONS and checks it was refused with {@code state}. */
     private void assertRefused(String state, String resourceSetting, String token, String sql) throws Exception {
-        Result refused = psql(resourceSetting, token, sql);
+        assertRefused(state, null, resourceSetting, token, sql);
+    }
+
+    private void assertRefused(String state, String role, String resourceSetting, String token, String sql)
+            throws Exception {
+        Result refused = psql(role, resourceSetting, token, sql);
         assertNotEquals(0, refused.code, "psql fails on the refusal: " + refused.out + refused.err);
         assertTrue(refused.err.contains("ERROR:  " + state + ": fencing: "), sql + " with token " + token + ": "
                 + refused.err);
     }
 
     private Result psql(String resourceSetting, String token, String sql) throws Exception {
+        return psql(null, resourceSetting, token, sql);
+    }
+
+    private Result psql(String role, String resourceSetting, String token, String sql) throws Exception {
         List<String> command = List.of("psql", "-X", "-v", "ON_ERROR_STOP=1", "-v", "VERBOSITY=verbose", "-c", sql);
         ProcessBuilder builder = new ProcessBuilder(command);
         psqlEnvironment(builder.environment());
+        if (role != null) {
+            builder.environment().put("PGUSER", role);
+        }
         String options = (resourceSetting == null ? "" : "-c fencing.resource=" + resourceSetting)
                 + (token == null ? "" : " -c fencing.token=" + token);
         builder.environment().put("PGOPTIONS", options.strip());
