@@ -47,9 +47,13 @@ public final class SideBySide {
         String epochResource = "bench_epoch_" + suffix;
         Report report = new Report(options, Machine.describe());
         // The run's epoch rows stay: the database refuses deleting a high-water mark (SPEC C9).
-        try (HikariDataSource raw = pool("raw", options.url(), options.maxThreads());
+        String enforce = System.getProperty(ENFORCE, "").trim();
+        try (HikariDataSource raw = pool("raw", rawUrl(options.url(), enforce, resource), options.maxThreads());
              HikariDataSource fenced = pool("fenced", fencedUrl(options.url(), resource), options.maxThreads());
              BenchTables tables = BenchTables.create(options.url(), suffix, options.rows())) {
+            if (!enforce.isEmpty()) {
+                enforce(options.url(), tables, resource);
+            }
             report.database(databaseVersion(raw));
             for (Workload workload : options.workloads()) {
                 for (int threads : options.threads()) {
@@ -123,6 +127,52 @@ public final class SideBySide {
             return rs.next() ? rs.getLong(1) : -1;
         } catch (SQLException notPostgres) {
             return -1;
+        }
+    }
+
+    /**
+     * A system property that puts the run's tables under enforcement ({@code fencing enforce}, PostgreSQL, issue 28)
+     * for the fenced side's resource, so every write of the fenced side passes the enforcement trigger too.
+     * {@code driver}: the raw side connects with {@code session_replication_role = replica} (a superuser's setting),
+     * which skips the trigger, so it stays the unenforced baseline; {@code client}: the raw side connects with the
+     * token as a libpq client under {@code fencing exec} would ({@code -c fencing.resource=R -c fencing.token=1}), so
+     * it pays the trigger's check as psql does. The epoch and lease tables are those of {@link #FENCED_SETTINGS}'s
+     * {@code fencing.table} and {@code fencing.lease.table} (give them a schema of the run's own).
+     */
+    static final String ENFORCE = "bench.enforce";
+
+    /** The raw side's URL: as given, or with the options {@link #ENFORCE} asks for. */
+    static String rawUrl(String url, String enforce, String resource) {
+        String options;
+        switch (enforce) {
+            case "":
+                return url;
+            case "driver":
+                options = "-c session_replication_role=replica";
+                break;
+            case "client":
+                options = "-c fencing.resource=" + resource + " -c fencing.token=" + TOKEN;
+                break;
+            default:
+                throw new IllegalArgumentException("-D" + ENFORCE + " must be driver or client, was " + enforce);
+        }
+        return url + (url.indexOf('?') < 0 ? '?' : '&') + "options="
+                + java.net.URLEncoder.encode(options, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /** Creates the fence's tables when missing and puts the run's tables under enforcement for {@code resource}. */
+    private static void enforce(String url, BenchTables tables, String resource) throws SQLException {
+        java.util.Properties info = new java.util.Properties();
+        for (String setting : System.getProperty(FENCED_SETTINGS, "").split(",")) {
+            int eq = setting.indexOf('=');
+            if (setting.startsWith("fencing.table=") || setting.startsWith("fencing.lease.table=")) {
+                info.setProperty(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
+            }
+        }
+        try (dev.fencing.jdbc.issuer.TokenIssuer issuer = dev.fencing.jdbc.issuer.TokenIssuer.forUrl(url, info)) {
+            issuer.createTables();
+            progress("enforced: " + issuer.enforce(java.util.List.of(tables.accounts, tables.tellers,
+                    tables.branches, tables.history), resource));
         }
     }
 

@@ -24,4 +24,18 @@ class FencingSqlStateTest {
         assertTrue(new EpochSql(dev.fencing.sql.Dialect.POSTGRESQL, dev.fencing.sql.EpochTable.of("fencing_epoch"))
                 .protect().stream().anyMatch(sql -> sql.contains("ERRCODE = '" + FencingSqlState.PROTECTED + "'")));
     }
+
+    /** The enforcement trigger (issue 28) is written by sql-rewriter too: it refuses with the driver's states. */
+    @Test
+    void theEnforcementTriggerRaisesTheDriversStates_C1() {
+        assertEquals(FencingSqlState.INVALID_TOKEN, dev.fencing.sql.EnforceSql.NO_TOKEN_STATE);
+        assertEquals(FencingSqlState.STALE_TOKEN, dev.fencing.sql.EnforceSql.STALE_STATE);
+        assertEquals(FencingSqlState.TOKEN_NOT_ISSUED, dev.fencing.sql.EnforceSql.NOT_ISSUED_STATE);
+        String body = new dev.fencing.sql.EnforceSql(dev.fencing.sql.EpochTable.resolved("app", "fencing_epoch"),
+                dev.fencing.sql.EpochTable.resolved("app", "fencing_lease")).body();
+        for (String state : new String[] {FencingSqlState.INVALID_TOKEN, FencingSqlState.STALE_TOKEN,
+            FencingSqlState.TOKEN_NOT_ISSUED}) {
+            assertTrue(body.contains("ERRCODE = '" + state + "'"), state);
+        }
+    }
 }

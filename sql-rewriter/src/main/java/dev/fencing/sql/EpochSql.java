@@ -50,6 +50,15 @@ public final class EpochSql {
     /** The H2 trigger class that protects the marks; H2 runs it in-process (an H2 server needs the jar). */
     public static final String H2_TRIGGER_CLASS = "dev.fencing.jdbc.H2EpochTrigger";
 
+    /**
+     * The start of the calls that record, for the rest of the transaction, the resource and token the driver's guard
+     * checked, in the custom settings an enforcement trigger reads ({@link EnforceSql}): so the driver's own writes
+     * pass enforced tables with no statement more. The trigger checks the token against the locked mark again, so a
+     * client that sets them itself gains nothing a token would not give it.
+     */
+    private static final String CLAIM_RESOURCE = "pg_catalog.set_config('" + EnforceSql.GUARD_RESOURCE_SETTING + "', ";
+    private static final String CLAIM_TOKEN = "pg_catalog.set_config('" + EnforceSql.GUARD_TOKEN_SETTING + "', ";
+
     /** The start of the name of a PostgreSQL guard function; the rest names its epoch table. */
     private static final String GUARD_FUNCTION_PREFIX = "fencing_guard_";
 
@@ -59,7 +68,7 @@ public final class EpochSql {
      * the epoch table.
      */
     public static final List<String> PROTECTION_NAMES = List.of("fencing_protect_", "fencing_no_truncate",
-            "h2epochtrigger", "fencing_upd_", "fencing_del_", GUARD_FUNCTION_PREFIX);
+            "h2epochtrigger", "fencing_upd_", "fencing_del_", GUARD_FUNCTION_PREFIX, EnforceSql.NAME_PREFIX);
 
     /**
      * The guard function's parameters: the resource, the token, and the send's nonce that its verdicts echo in HINT.
@@ -124,17 +133,27 @@ public final class EpochSql {
             return null;
         }
         return new GuardedSql("SELECT " + guardFunction() + "(CAST(? AS pg_catalog.text), CAST(? AS pg_catalog.int8),"
-                + " CAST(? AS pg_catalog.int8))",
-                List.of(GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN, GuardedSql.Marker.NONCE));
+                + " CAST(? AS pg_catalog.int8)), " + CLAIM_RESOURCE + "CAST(? AS pg_catalog.text), true), " + CLAIM_TOKEN
+                + "CAST(CAST(? AS pg_catalog.int8) AS pg_catalog.text), true)",
+                List.of(GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN, GuardedSql.Marker.NONCE,
+                        GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN));
     }
 
     /**
      * The guard function's name, qualified like the epoch table: {@code fencing_guard_} and the table's name, cut to
      * PostgreSQL's 63 bytes with a hash of the whole name so that two long table names never share one function.
      */
-    private String guardFunction() {
+    String guardFunction() {
+        return besideTable(GUARD_FUNCTION_PREFIX);
+    }
+
+    /**
+     * A function beside the epoch table: {@code prefix} and the table's name, qualified like the table, cut to
+     * PostgreSQL's 63 bytes with a hash of the whole name so that two long table names never share one function.
+     */
+    String besideTable(String prefix) {
         String tableName = epochTable.storedTable(dialect);
-        String name = GUARD_FUNCTION_PREFIX + tableName; // table names are ASCII identifiers (EpochTable)
+        String name = prefix + tableName; // table names are ASCII identifiers (EpochTable)
         if (name.length() > 63) {
             java.util.zip.CRC32 crc = new java.util.zip.CRC32();
             crc.update(tableName.getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -152,8 +171,7 @@ public final class EpochSql {
         return "\nDECLARE\n"
                 + "  found_mark bigint;\n"
                 + "BEGIN\n"
-                + "  SELECT epoch INTO found_mark FROM " + table + " WHERE resource = resource_name AND epoch >= token"
-                + " AND pg_advisory_xact_lock_shared(" + ADVISORY_CLASS + ", hashtext(resource)) IS NOT NULL FOR SHARE;\n"
+                + "  " + guardLockingRead("resource_name", "token") + "\n"
                 + "  IF found_mark IS NULL THEN\n"
                 + "    RAISE EXCEPTION 'fencing: the high-water mark of resource % is below token %', resource_name, token"
                 + " USING ERRCODE = '" + GUARD_BEHIND_STATE + "', HINT = CAST(nonce AS text);\n"
@@ -167,10 +185,29 @@ public final class EpochSql {
     }
 
     /**
+     * The guard function's locking read, in plpgsql: the mark into {@code found_mark} when it is at least the token,
+     * with the epoch row's shared lock and the resource's advisory lock in shared mode; null otherwise. The
+     * enforcement trigger ({@link EnforceSql}) runs the same read, so both check a token by one text.
+     */
+    String guardLockingRead(String resourceVariable, String tokenVariable) {
+        return "SELECT epoch INTO found_mark FROM " + table + " WHERE resource = " + resourceVariable + " AND epoch >= "
+                + tokenVariable + " AND pg_advisory_xact_lock_shared(" + ADVISORY_CLASS + ", hashtext(resource)) IS NOT"
+                + " NULL FOR SHARE;";
+    }
+
+    /**
      * Locks the epoch row when its mark is at least the token and returns that mark; no row means the mark is
      * below the token (or missing) and an advance is due.
      */
     public String lockAtLeast() {
+        if (dialect == Dialect.POSTGRESQL) {
+            // as the prefix guard, it records what it checked for the enforcement triggers (CLAIM_RESOURCE)
+            return "SELECT e.epoch, " + CLAIM_RESOURCE + "e.resource, true), " + CLAIM_TOKEN + "CAST(p.token AS"
+                    + " pg_catalog.text), true) FROM (SELECT CAST(? AS pg_catalog.text) AS resource, CAST(? AS"
+                    + " pg_catalog.int8) AS token) p, " + table + " e WHERE e.resource OPERATOR(pg_catalog.=) p.resource"
+                    + " AND e.epoch OPERATOR(pg_catalog.>=) p.token AND pg_catalog.pg_advisory_xact_lock_shared("
+                    + ADVISORY_CLASS + ", pg_catalog.hashtext(e.resource)) IS NOT NULL FOR SHARE OF e";
+        }
         return "SELECT epoch FROM " + table + " WHERE resource " + dialect.op("=") + " ? AND epoch " + dialect.op(">=")
                 + " ?" + queueShared() + dialect.oneRow() + " " + dialect.rowLockClause();
     }

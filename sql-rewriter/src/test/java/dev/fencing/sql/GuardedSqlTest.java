@@ -17,12 +17,15 @@ class GuardedSqlTest {
     @Test
     void thePrefixGuardCallsTheTablesGuardFunctionWithTypedArguments_C9() {
         GuardedSql guard = pg.prefixGuard();
-        assertEquals(List.of(GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN, GuardedSql.Marker.NONCE),
-                guard.markers());
+        assertEquals(List.of(GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN, GuardedSql.Marker.NONCE,
+                GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN), guard.markers());
         assertEquals("SELECT \"fencing_guard_fencing_epoch\"(CAST('billing-shard-3' AS pg_catalog.text),"
-                + " CAST(42 AS pg_catalog.int8), CAST(9001 AS pg_catalog.int8))",
+                + " CAST(42 AS pg_catalog.int8), CAST(9001 AS pg_catalog.int8)),"
+                + " pg_catalog.set_config('fencing.guard_resource', CAST('billing-shard-3' AS pg_catalog.text), true),"
+                + " pg_catalog.set_config('fencing.guard_token', CAST(CAST(42 AS pg_catalog.int8) AS pg_catalog.text), true)",
                 guard.withLiterals("billing-shard-3", 42, 9001),
-                "pg_catalog's types, whatever the session's search_path");
+                "pg_catalog's types, whatever the session's search_path; the checked resource and token recorded for"
+                        + " the enforcement triggers (issue 28)");
         EpochSql qualified = new EpochSql(Dialect.POSTGRESQL, EpochTable.resolved("app", "fencing_epoch"));
         assertTrue(qualified.prefixGuard().sql().startsWith("SELECT \"app\".\"fencing_guard_fencing_epoch\"("),
                 "the guard function is named in the epoch table's schema: " + qualified.prefixGuard());

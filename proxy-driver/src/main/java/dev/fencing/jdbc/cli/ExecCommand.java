@@ -32,12 +32,14 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "exec", mixinStandardHelpOptions = true,
         description = "Run COMMAND under a lease: acquire, start it with $"
-        + FencingProperty.DEFAULT_TOKEN_ENV + " and $" + FencingProperty.DEFAULT_RESOURCE_ENV + " set, renew, stop it"
+        + FencingProperty.DEFAULT_TOKEN_ENV + " and $" + FencingProperty.DEFAULT_RESOURCE_ENV + " set (and the token"
+        + " and resource appended to $PGOPTIONS, for psql and other libpq clients), renew, stop it"
         + " when the lease is lost, release on exit. Exits with COMMAND's exit code.")
 final class ExecCommand implements Callable<Integer> {
     private static final Duration MAX_RENEW_EVERY = Duration.ofSeconds(1);
     private static final int MAX_HOLDER = 200;
     private static final SecureRandom RUN_IDS = new SecureRandom();
+    private static final String PGOPTIONS = "PGOPTIONS";
 
     @Spec
     CommandSpec spec;
@@ -90,7 +92,8 @@ final class ExecCommand implements Callable<Integer> {
             Child child;
             try {
                 child = Child.start(command, Map.of(FencingProperty.DEFAULT_TOKEN_ENV, Long.toString(lease.token()),
-                        FencingProperty.DEFAULT_RESOURCE_ENV, resource), grace);
+                        FencingProperty.DEFAULT_RESOURCE_ENV, resource,
+                        PGOPTIONS, pgOptions(System.getenv(PGOPTIONS), lease.token(), resource)), grace);
             } catch (IOException e) {
                 releaseQuietly(issuer, lease, err);
                 throw new CliException(Exit.CANNOT_START, "cannot start " + command.get(0) + ": " + e.getMessage());
@@ -151,6 +154,18 @@ final class ExecCommand implements Callable<Integer> {
         } catch (IllegalStateException shuttingDown) {
             // the JVM is exiting and the hook runs (or ran) anyway
         }
+    }
+
+    /**
+     * {@code PGOPTIONS} for the command: the existing value with the token and resource appended as custom settings,
+     * so every libpq client it starts (psql, Python's psycopg, Go's pgx with libpq semantics, ...) connects with them
+     * and an enforced table admits its writes ({@code docs/enforcement.md}). Resource names hold no white space or
+     * backslash, so libpq reads each value whole; appended last, they win over any earlier {@code -c} of the same name.
+     */
+    static String pgOptions(String existing, long token, String resource) {
+        String ours = "-c " + dev.fencing.sql.EnforceSql.TOKEN_SETTING + "=" + token + " -c "
+                + dev.fencing.sql.EnforceSql.RESOURCE_SETTING + "=" + resource;
+        return existing == null || existing.isBlank() ? ours : existing + " " + ours;
     }
 
     /**

@@ -23,7 +23,7 @@ import java.util.Locale;
 
 /**
  * The {@code fencing} command: {@code init}, {@code acquire}, {@code renew}, {@code release}, {@code status},
- * {@code reconcile} and {@code exec}. Run it with {@code java -cp fencing-jdbc.jar:<jdbc driver jar>
+ * {@code reconcile}, {@code enforce}, {@code exec} and {@code sql}. Run it with {@code java -cp fencing-jdbc.jar:<jdbc driver jar>
  * dev.fencing.jdbc.cli.FencingCli ...} (or {@code java -jar fencing-jdbc.jar} for commands that need no database).
  */
 @Command(name = "fencing", mixinStandardHelpOptions = true, version = "fencing-jdbc issuer",
@@ -260,6 +260,66 @@ public final class FencingCli {
                         : "repaired " + r.resource() + ": issued mark " + r.before() + " -> " + r.after());
             }
             out.println("fencing: " + repairs.size() + " repair(s)");
+        }
+        return Exit.OK;
+    }
+
+    @Command(name = "enforce", mixinStandardHelpOptions = true,
+            description = {"Make the database refuse changes to TABLEs without a current token for the resource, from"
+                    + " any client (psql, other languages, the driver). PostgreSQL.",
+                    "  fencing enforce TABLE... --resource R   put the tables under enforcement",
+                    "  fencing enforce --off TABLE...          take them out",
+                    "  fencing enforce --list                  list them, check them, and name the roles that could"
+                    + " get around them"})
+    int enforce(@Mixin ConnectionOptions db,
+                @Option(names = "--resource", paramLabel = "<resource>",
+                        description = "The resource whose token changes to the tables need.") String resource,
+                @Option(names = "--off", description = "Take the tables out of enforcement.") boolean off,
+                @Option(names = "--list", description = "List the enforced tables and check them.") boolean list,
+                @picocli.CommandLine.Parameters(arity = "0..*", paramLabel = "TABLE",
+                        description = "Tables (table or schema.table, as the database's search_path finds them).")
+                List<String> tables) throws SQLException {
+        PrintWriter out = spec.commandLine().getOut();
+        List<String> named = tables == null ? List.of() : tables;
+        if (list) {
+            if (off || resource != null || !named.isEmpty()) {
+                throw new CliException(Exit.USAGE, "enforce --list takes no tables, --resource or --off");
+            }
+            try (TokenIssuer issuer = db.issuer()) {
+                List<dev.fencing.jdbc.issuer.EnforcedTable> enforced = issuer.enforced();
+                out.printf("%-40s %-30s %s%n", "TABLE", "RESOURCE", "STATE");
+                for (dev.fencing.jdbc.issuer.EnforcedTable t : enforced) {
+                    out.printf("%-40s %-30s %s%n", t.table(), t.resource(), t.inForce() ? "enforced"
+                            : "NOT IN FORCE (trigger disabled or altered: run fencing enforce again)");
+                    for (String bypass : t.bypasses()) {
+                        out.println("  warning: " + bypass);
+                    }
+                }
+                spec.commandLine().getErr().println("fencing: " + enforced.size() + " table(s) enforced");
+            }
+            return Exit.OK;
+        }
+        if (named.isEmpty()) {
+            throw new CliException(Exit.USAGE, "name the tables: fencing enforce TABLE... --resource R (or --off"
+                    + " TABLE..., or --list)");
+        }
+        try (TokenIssuer issuer = db.issuer()) {
+            if (off) {
+                if (resource != null) {
+                    throw new CliException(Exit.USAGE, "enforce --off takes no --resource");
+                }
+                for (String table : issuer.unenforce(named)) {
+                    out.println("fencing: " + table + " is no longer enforced");
+                }
+                return Exit.OK;
+            }
+            if (resource == null) {
+                throw new CliException(Exit.USAGE, "enforce needs --resource: the resource whose token changes to the"
+                        + " tables need");
+            }
+            for (String table : issuer.enforce(named, resource)) {
+                out.println("fencing: " + table + " is enforced for resource '" + resource + "'");
+            }
         }
         return Exit.OK;
     }

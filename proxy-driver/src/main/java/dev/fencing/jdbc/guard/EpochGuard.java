@@ -362,6 +362,11 @@ public final class EpochGuard {
                 issuerCheck.verify(resource, token);
             }
             if (advance(resource, token)) {
+                if (sql.dialect() == dev.fencing.sql.Dialect.POSTGRESQL) {
+                    // the locking read once more (the row is ours now): it records the checked token for the
+                    // enforcement triggers of the statement that follows (EnforceSql), as the prefix guard does
+                    continue;
+                }
                 pendingMarks.put(resource, token);
                 return;
             }

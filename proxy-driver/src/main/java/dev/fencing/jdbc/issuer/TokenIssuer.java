@@ -247,6 +247,29 @@ public final class TokenIssuer implements AutoCloseable {
         });
     }
 
+    /**
+     * Puts each table under enforcement for {@code resource} (PostgreSQL): from then on the database refuses its
+     * changes without a current token for the resource, from any client (see {@code docs/enforcement.md}). A
+     * partitioned table's partitions are enforced with it. Returns the tables enforced, qualified. Run it as the
+     * role that owns the fence's tables: the trigger's function runs with its rights.
+     *
+     * @throws IllegalArgumentException when a table does not exist, is one of the fence's own, or is enforced for
+     *                                  another resource
+     */
+    public List<String> enforce(List<String> tables, String resource) throws SQLException {
+        return database.inTransaction(rows -> Enforcement.of(rows).enforce(tables, resource));
+    }
+
+    /** Takes each table out of enforcement; returns the tables, qualified. */
+    public List<String> unenforce(List<String> tables) throws SQLException {
+        return database.inTransaction(rows -> Enforcement.of(rows).remove(tables));
+    }
+
+    /** Every table under enforcement beside this issuer's epoch table, checked (see {@link EnforcedTable}). */
+    public List<EnforcedTable> enforced() throws SQLException {
+        return database.inTransaction(rows -> Enforcement.of(rows).list());
+    }
+
     @Override
     public void close() throws SQLException {
         database.close();
