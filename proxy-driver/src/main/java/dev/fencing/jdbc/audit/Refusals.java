@@ -23,7 +23,8 @@ public final class Refusals {
                 + " token", "connection fenced at token " + held + " closed when asked for token " + token,
                 SqlStates.CONNECTION_FAILURE, resource, token, -1);
         FenceMetrics.of(resource).refused(closed, "(the connection was closed)", true);
-        return closed;
+        // thrown as what it is, a closed connection (08006), not as a refusal of the token, which is not stale
+        return new SQLException(closed.getMessage(), SqlStates.CONNECTION_FAILURE);
     }
 
     /** The server holds this session's registration at another token than the driver believed. */
