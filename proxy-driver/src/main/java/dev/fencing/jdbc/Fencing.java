@@ -18,19 +18,27 @@ public final class Fencing {
     }
 
     /**
+     * The one check of a resource and token handed to the driver in code (a scope, a process-wide hold):
+     * {@code IllegalArgumentException} naming {@code what} when the name breaks the rule or the token is not positive.
+     */
+    static void requireValid(String what, String resource, long token) {
+        String problem = ResourceName.problem(resource);
+        if (problem != null) {
+            throw new IllegalArgumentException("fencing " + what + ": " + problem);
+        }
+        if (token <= 0) {
+            throw new IllegalArgumentException("fencing token must be positive, was " + token);
+        }
+    }
+
+    /**
      * Opens a scope that fences writes on this thread as {@code resource} with {@code token}.
      *
      * @throws IllegalArgumentException when {@code resource} is not a valid resource name (1 to 200 characters
      *                                  from {@code A-Z a-z 0-9 _ . : / @ + = -}) or {@code token} is not positive
      */
     public static Scope scope(String resource, long token) {
-        String problem = ResourceName.problem(resource);
-        if (problem != null) {
-            throw new IllegalArgumentException("fencing scope: " + problem);
-        }
-        if (token <= 0) {
-            throw new IllegalArgumentException("fencing token must be positive, was " + token);
-        }
+        requireValid("scope", resource, token);
         current();
         ArrayList<Scope> open = OPEN.get();
         if (open == null) {

@@ -1,6 +1,5 @@
 package dev.fencing.jdbc;
 
-import dev.fencing.sql.ResourceName;
 
 import java.util.List;
 import java.util.Map;
@@ -31,13 +30,7 @@ public final class HeldTokens implements TokenSource {
      *                                  positive
      */
     public static Hold hold(String resource, long token) {
-        String problem = ResourceName.problem(resource);
-        if (problem != null) {
-            throw new IllegalArgumentException("fencing hold: " + problem);
-        }
-        if (token <= 0) {
-            throw new IllegalArgumentException("fencing token must be positive, was " + token);
-        }
+        Fencing.requireValid("hold", resource, token);
         Hold hold = new Hold(resource, token);
         HELD.compute(resource, (r, holds) -> {
             List<Hold> open = holds == null ? new CopyOnWriteArrayList<>() : holds;
