@@ -164,6 +164,16 @@ public class FencingDataSource implements DataSource {
         return FencingProperty.LEASE_TABLE.get(properties);
     }
 
+    /** {@link FencingProperty#RESOURCES}. */
+    public void setResources(String value) {
+        set(FencingProperty.RESOURCES, value);
+    }
+
+    /** {@link FencingProperty#RESOURCES}, or {@code null} when not set here. */
+    public String getResources() {
+        return FencingProperty.RESOURCES.get(properties);
+    }
+
     /** {@link FencingProperty#ISSUER_CHECK}. */
     public void setIssuerCheck(String value) {
         set(FencingProperty.ISSUER_CHECK, value);

@@ -50,6 +50,10 @@ public enum FencingProperty {
     ISSUER_CHECK("fencing.issuer.check", "auto", null, "`auto`: a token above the issued mark of a resource with a"
             + " lease row is refused (`ZF003`); `off`: never checked (every resource is fed by an external"
             + " coordinator)", Parsers::issuerCheck, "auto", "off"),
+    RESOURCES("fencing.resources", "declared", null, "`declared`: a write under a resource that is neither declared"
+            + " (`fencing declare`) nor mapped to a table, nor has a mark or a lease, is refused (`ZF001`), so a misspelt"
+            + " or differently cased name never starts a new resource; `any`: every valid name may start one (see"
+            + " [docs/resources.md](docs/resources.md))", Parsers::resources, "declared", "any"),
     MODE("fencing.mode", "enforce", null, "`enforce`: refusals are thrown; `audit`: nothing is refused but writes to"
             + " the epoch and lease tables, what enforce mode would refuse runs unguarded and is reported (see"
             + " [docs/audit.md](docs/audit.md))", Parsers::mode, "enforce", "audit"),
@@ -320,6 +324,10 @@ public enum FencingProperty {
         }
 
         static Object issuerCheck(FencingProperty property, String text) throws SQLException {
+            return choice(property, text) == 0;
+        }
+
+        static Object resources(FencingProperty property, String text) throws SQLException {
             return choice(property, text) == 0;
         }
 

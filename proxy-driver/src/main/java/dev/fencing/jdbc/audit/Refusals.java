@@ -150,6 +150,20 @@ public final class Refusals {
         return e;
     }
 
+    /**
+     * A write under a resource name that is not known (SPEC C11): neither declared nor mapped, without a mark or a
+     * lease; {@code nearest} are known names that look like it, {@code why} says why none can be known (or null).
+     */
+    public static FencingRefusedException undeclaredResource(String resource, List<String> nearest, String why) {
+        String near = nearest.isEmpty() ? "" : " Did you mean " + String.join(" or ", nearest.stream()
+                .map(n -> "'" + n + "'").toList()) + "?";
+        return new FencingRefusedException("fencing: resource '" + resource + "' is not declared, so no token can"
+                + " authorise a write for it (a misspelt or differently cased name is never a new resource)." + near
+                + " Declare it with 'fencing declare " + resource + "' (or acquire it from the token issuer), or set "
+                + "fencing.resources=any; nothing was changed" + (why == null ? "" : " (" + why + ")"),
+                "undeclared resource '" + resource + "'", FencingSqlState.INVALID_TOKEN, resource, 0, -1);
+    }
+
     public static FencingRefusedException notIssued(String resource, long token, long issued) {
         return new FencingRefusedException("fencing: token " + token + " for resource '" + resource
                 + "' was never issued: the issuer has handed out tokens up to " + issued + "; nothing was changed",

@@ -23,7 +23,7 @@ import java.util.Locale;
 
 /**
  * The {@code fencing} command: {@code init}, {@code acquire}, {@code renew}, {@code release}, {@code status},
- * {@code reconcile}, {@code enforce}, {@code exec} and {@code sql}. Run it with {@code java -cp fencing-jdbc.jar:<jdbc driver jar>
+ * {@code reconcile}, {@code enforce}, {@code declare}, {@code map}, {@code unmap}, {@code exec} and {@code sql}. Run it with {@code java -cp fencing-jdbc.jar:<jdbc driver jar>
  * dev.fencing.jdbc.cli.FencingCli ...} (or {@code java -jar fencing-jdbc.jar} for commands that need no database).
  */
 @Command(name = "fencing", mixinStandardHelpOptions = true, version = "fencing-jdbc issuer",
@@ -319,6 +319,94 @@ public final class FencingCli {
             }
             for (String table : issuer.enforce(named, resource)) {
                 out.println("fencing: " + table + " is enforced for resource '" + resource + "'");
+            }
+        }
+        return Exit.OK;
+    }
+
+    @Command(name = "declare", mixinStandardHelpOptions = true,
+            description = {"Declare resources, so that a fenced write may start them (SPEC C11). A write under a name"
+                    + " that is neither declared nor mapped, nor has a lease or a mark, is refused (fencing.resources="
+                    + "declared, the default), so a misspelt or differently cased name never starts a new resource.",
+                    "  fencing declare RESOURCE...          declare them",
+                    "  fencing declare --list               list declared resources and mapped tables"})
+    int declare(@Mixin ConnectionOptions db,
+                @Option(names = "--list", description = "List declared resources and mapped tables.") boolean list,
+                @picocli.CommandLine.Parameters(arity = "0..*", paramLabel = "RESOURCE") List<String> resources)
+            throws SQLException {
+        List<String> named = resources == null ? List.of() : resources;
+        if (list) {
+            if (!named.isEmpty()) {
+                throw new CliException(Exit.USAGE, "declare --list takes no resources");
+            }
+            return listResources(db);
+        }
+        if (named.isEmpty()) {
+            throw new CliException(Exit.USAGE, "name the resources: fencing declare RESOURCE... (or --list)");
+        }
+        try (TokenIssuer issuer = db.issuer()) {
+            issuer.declare(named);
+        }
+        for (String resource : named) {
+            spec.commandLine().getOut().println("fencing: resource '" + resource + "' is declared");
+        }
+        return Exit.OK;
+    }
+
+    @Command(name = "map", mixinStandardHelpOptions = true,
+            description = {"Map tables to the resource that owns them (SPEC C11): a change to a mapped table needs a"
+                    + " current token for its resource, whatever resource the connection names.",
+                    "  fencing map TABLE... --resource R    map them (and their partitions) to R, declaring R",
+                    "  fencing map --list                   list declared resources and mapped tables",
+                    "Connections opened after the change see it."})
+    int map(@Mixin ConnectionOptions db,
+            @Option(names = "--resource", paramLabel = "<resource>", description = "The resource that owns the tables.")
+            String resource,
+            @Option(names = "--list", description = "List declared resources and mapped tables.") boolean list,
+            @picocli.CommandLine.Parameters(arity = "0..*", paramLabel = "TABLE",
+                    description = "Tables (table or schema.table, as the database's search_path finds them).")
+            List<String> tables) throws SQLException {
+        List<String> named = tables == null ? List.of() : tables;
+        if (list) {
+            if (resource != null || !named.isEmpty()) {
+                throw new CliException(Exit.USAGE, "map --list takes no tables or --resource");
+            }
+            return listResources(db);
+        }
+        if (named.isEmpty() || resource == null) {
+            throw new CliException(Exit.USAGE, "name the tables and their resource: fencing map TABLE... --resource R"
+                    + " (or --list)");
+        }
+        try (TokenIssuer issuer = db.issuer()) {
+            issuer.declare(List.of(resource));
+            for (String table : issuer.map(named, resource)) {
+                spec.commandLine().getOut().println("fencing: " + table + " belongs to resource '" + resource + "'");
+            }
+        }
+        return Exit.OK;
+    }
+
+    @Command(name = "unmap", mixinStandardHelpOptions = true,
+            description = "Remove the mappings of tables (and of their partitions): they are fenced for the"
+                    + " connection's resource again, in connections opened after the change.")
+    int unmap(@Mixin ConnectionOptions db,
+              @picocli.CommandLine.Parameters(arity = "1..*", paramLabel = "TABLE") List<String> tables)
+            throws SQLException {
+        try (TokenIssuer issuer = db.issuer()) {
+            for (String table : issuer.unmap(tables)) {
+                spec.commandLine().getOut().println("fencing: " + table + " is no longer mapped");
+            }
+        }
+        return Exit.OK;
+    }
+
+    private int listResources(ConnectionOptions db) throws SQLException {
+        PrintWriter out = spec.commandLine().getOut();
+        try (TokenIssuer issuer = db.issuer()) {
+            List<dev.fencing.jdbc.guard.ResourceTable.Entry> entries = issuer.resources();
+            out.printf("%-30s %s%n", "RESOURCE", "TABLE");
+            for (dev.fencing.jdbc.guard.ResourceTable.Entry e : entries) {
+                out.printf("%-30s %s%n", e.resource(), e.table() == null ? "(declared)" : e.table());
             }
         }
         return Exit.OK;

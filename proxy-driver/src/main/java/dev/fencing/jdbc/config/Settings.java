@@ -319,6 +319,11 @@ public final class Settings {
         return (Boolean) value(FencingProperty.GUARD);
     }
 
+    /** Whether only known resources may be written ({@code fencing.resources=declared}, SPEC C11). */
+    public boolean declaredResourcesOnly() {
+        return (Boolean) value(FencingProperty.RESOURCES);
+    }
+
     public SchemaMode schemaMode() {
         return (Boolean) value(FencingProperty.SCHEMA) ? SchemaMode.CREATE : SchemaMode.VALIDATE;
     }

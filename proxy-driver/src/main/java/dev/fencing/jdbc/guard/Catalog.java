@@ -66,10 +66,12 @@ public final class Catalog {
     private final WritingFunctions functions;
     private final UnfenceableFunctions unfenceable;
     private final ExemptTables exempt;
+    private final ResourceMap resources;
     /** Own names (lower-cased) this connection created temporary tables under; see {@link #writesOnlyTemporaryTables}. */
     private final Set<String> temporaryNames = new HashSet<>();
 
-    private Catalog(Connection raw, Dialect dialect, ExemptTables exempt) {
+    private Catalog(Connection raw, Dialect dialect, ExemptTables exempt, ResourceMap resources) {
+        this.resources = resources;
         this.raw = raw;
         this.dialect = dialect;
         this.functions = new WritingFunctions(raw, dialect);
@@ -78,8 +80,17 @@ public final class Catalog {
     }
 
     /** The catalog of one connection, with the configured exempt tables resolved (see {@link ExemptTables#open}). */
-    public static Catalog open(Connection raw, Dialect dialect, List<EpochTable> exemptTables) throws SQLException {
-        return new Catalog(raw, dialect, ExemptTables.open(raw, dialect, exemptTables));
+    public static Catalog open(Connection raw, Dialect dialect, List<EpochTable> exemptTables, ResourceMap resources)
+            throws SQLException {
+        return new Catalog(raw, dialect, ExemptTables.open(raw, dialect, exemptTables), resources);
+    }
+
+    /**
+     * The resources a mutation needs a current token for (SPEC C11), {@code primary} standing for unmapped tables:
+     * see {@link ResourceMap#resourcesOf}. {@code analysis} is {@code null} for a write the driver cannot name.
+     */
+    public synchronized java.util.Set<String> resourcesOf(Analysis analysis, String primary) throws SQLException {
+        return resources.resourcesOf(analysis, primary);
     }
 
     /**
@@ -113,6 +124,7 @@ public final class Catalog {
                 if (!analysis.changesDataOnly()) {
                     functions.forget();
                     unfenceable.forget();
+                    resources.forget();
                     return true;
                 }
                 if (!exempt.writesOnlyExempt(analysis, unlocked) || functions.anyWrites(analysis.calledFunctions())) {

@@ -32,7 +32,7 @@ public final class EpochAdvance {
      * A mark already above the token is refused as stale.
      */
     public static void establish(Connection raw, EpochSql sql, String resource, long token) throws SQLException {
-        EpochGuard guard = new EpochGuard(raw, sql, null, null, null);
+        EpochGuard guard = new EpochGuard(raw, sql, null, null, null, null); // the issuer's resource has its lease row
         try {
             long previous = readMark(raw, sql, resource);
             guard.lock(resource, token);

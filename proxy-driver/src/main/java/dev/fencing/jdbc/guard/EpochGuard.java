@@ -52,6 +52,8 @@ public final class EpochGuard {
     private final Connection raw;
     private final EpochSql sql;
     private final IssuerCheck issuerCheck;
+    /** Refuses a resource no one declared before its first mark is made; {@code null} with {@code fencing.resources=any}. */
+    private final ResourceMap declared;
     private final SessionProbe probe;
     private final ReadOnlySql readOnly;
     private final Admission admission;
@@ -73,10 +75,13 @@ public final class EpochGuard {
     /**
      * @param readOnly the read-only mode the server keeps for un-admitted work, or {@code null} where none is
      *                 enforced (audit mode, H2)
+     * @param declared what says whether a resource is known before its first mark is made, or {@code null} when any
+     *                 valid name may start a resource ({@code fencing.resources=any})
      */
     public EpochGuard(Connection raw, EpochSql sql, IssuerCheck issuerCheck, SessionFenceSql sessionFence,
-                      ReadOnlySql readOnly) {
+                      ReadOnlySql readOnly, ResourceMap declared) {
         this.raw = raw;
+        this.declared = declared;
         this.sql = sql;
         this.issuerCheck = issuerCheck;
         this.readOnly = readOnly;
@@ -336,9 +341,7 @@ public final class EpochGuard {
         if (sql.readMarkBeforeLocking() && !lockedBefore && readMark(resource) < token) {
             // InnoDB: a shared lock taken by a locking read that found the mark lower would deadlock the advance
             // against another first writer of the epoch (EpochSql#readMarkBeforeLocking); advance straight away.
-            if (issuerCheck != null) {
-                issuerCheck.verify(resource, token);
-            }
+            beforeAdvance(resource, token);
             if (advance(resource, token)) {
                 pendingMarks.put(resource, token);
                 return;
@@ -358,9 +361,7 @@ public final class EpochGuard {
                     return;
                 }
             }
-            if (issuerCheck != null) {
-                issuerCheck.verify(resource, token);
-            }
+            beforeAdvance(resource, token);
             if (advance(resource, token)) {
                 if (sql.dialect() == dev.fencing.sql.Dialect.POSTGRESQL) {
                     // the locking read once more (the row is ours now): it records the checked token for the
@@ -417,6 +418,17 @@ public final class EpochGuard {
             try (ResultSet rs = read.getResultSet()) {
                 return rs.next() ? rs.getLong(1) : -1;
             }
+        }
+    }
+
+    /**
+     * What must hold before a mark is raised or made, in the transaction that does it: the never-issued check (SPEC
+     * C7), and a resource known to the database (SPEC C11: declared, mapped, leased or with a mark already).
+     */
+    private void beforeAdvance(String resource, long token) throws SQLException {
+        boolean leased = issuerCheck != null && issuerCheck.verify(resource, token);
+        if (declared != null) {
+            declared.requireKnown(resource, leased);
         }
     }
 

@@ -9,6 +9,7 @@ import dev.fencing.sql.Dialect;
 import dev.fencing.sql.EpochSql;
 import dev.fencing.sql.EpochTable;
 import dev.fencing.sql.LeaseSql;
+import dev.fencing.sql.ResourceTableSql;
 import dev.fencing.sql.SessionFenceSql;
 
 import java.sql.Connection;
@@ -31,7 +32,10 @@ public final class EpochSchema {
      * The fence's tables as resolved for one connection: the epoch table, the lease table (the configured name
      * when the never-issued check is off or unsupported) and whether the lease table existed at connect.
      */
-    public record Tables(EpochTable epoch, EpochTable lease, boolean leasePresent) {
+    public record Tables(EpochTable epoch, EpochTable lease, boolean leasePresent, boolean resourceTablePresent) {
+        Tables withResourceTable(boolean present) {
+            return new Tables(epoch, lease, leasePresent, present);
+        }
     }
 
     private EpochSchema() {
@@ -64,10 +68,11 @@ public final class EpochSchema {
             if (settings.sessionGuard()) {
                 sessionFence(raw, sessionFenceSql(dialect, epoch), mode, autoCommit);
             }
-            Tables tables = new Tables(epoch, settings.leaseTable(), false);
+            Tables tables = new Tables(epoch, settings.leaseTable(), false, false);
             if (settings.issuerCheck() && new LeaseSql(dialect, settings.leaseTable()).supported()) {
                 tables = lease(raw, dialect, settings, epoch);
             }
+            tables = tables.withResourceTable(resourceTable(raw, dialect, settings, epoch, autoCommit));
             if (!autoCommit) {
                 raw.commit();
             }
@@ -124,6 +129,63 @@ public final class EpochSchema {
             missing.initCause(failure);
         }
         throw missing;
+    }
+
+    /**
+     * The resource table beside the epoch table (SPEC C11): whether it is there. Create makes it when missing and
+     * declares the resource the connection's settings name; validate refuses a database without it when only
+     * declared resources may be written ({@code fencing.resources=declared}, the default).
+     */
+    private static boolean resourceTable(Connection raw, Dialect dialect, Settings settings, EpochTable epoch,
+                                         boolean autoCommit) throws SQLException {
+        if (dialect == Dialect.GENERIC) {
+            if (settings.declaredResourcesOnly()) {
+                throw Settings.configuration(FencingProperty.RESOURCES.getName() + "=declared needs a database whose"
+                        + " catalog the driver can ask (PostgreSQL, H2, MariaDB): set " + FencingProperty.RESOURCES.getName()
+                        + "=any");
+            }
+            return false;
+        }
+        ResourceTableSql sql = new ResourceTableSql(dialect, epoch);
+        boolean present = FenceTables.resolve(raw, dialect, sql.resourceTable()) != null;
+        if (settings.schemaMode() == Settings.SchemaMode.CREATE) {
+            if (!present) {
+                SQLException failure = createRacing(raw, List.of(sql.createTable()), autoCommit,
+                        dialect == Dialect.POSTGRESQL, () -> FenceTables.resolve(raw, dialect, sql.resourceTable()) != null);
+                if (failure != null) {
+                    throw failure;
+                }
+                present = true;
+            }
+            if (settings.resource() != null) {
+                declare(raw, sql, settings.resource());
+            }
+        }
+        if (!present && settings.declaredResourcesOnly()) {
+            throw Settings.configuration(FencingProperty.RESOURCES.getName() + "=declared (the default) needs the"
+                    + " resource table " + sql.table() + ", which says which resources exist and which tables they own. "
+                    + REMEDY + ", or have your DBA run: " + sql.createTable() + "; or set "
+                    + FencingProperty.RESOURCES.getName() + "=any to let every valid resource name write");
+        }
+        if (present) {
+            try (Statement statement = raw.createStatement()) {
+                statement.executeQuery(sql.validateTable()).close();
+            }
+        }
+        return present;
+    }
+
+    /** Declares {@code resource} in the resource table; nothing when it is declared already. */
+    public static void declare(Connection raw, ResourceTableSql sql, String resource) throws SQLException {
+        try (PreparedStatement insert = raw.prepareStatement(sql.declare())) {
+            insert.setString(1, resource);
+            insert.setString(2, resource);
+            insert.executeUpdate();
+        } catch (SQLException e) {
+            if (e.getSQLState() == null || !e.getSQLState().startsWith("23")) {
+                throw e; // a unique violation: a concurrent declaration of the same name won
+            }
+        }
     }
 
     /**
@@ -298,7 +360,7 @@ public final class EpochSchema {
             LeaseSql leaseSql = new LeaseSql(dialect, lease);
             exact(raw, dialect, settings.schemaMode(), "lease table " + leaseSql.table(),
                     leaseSql.exactnessParameters(), leaseSql.makeExact());
-            return new Tables(epoch, lease, true);
+            return new Tables(epoch, lease, true, false);
         }
         if (settings.leaseTableConfigured()) {
             throw Settings.configuration(FencingProperty.LEASE_TABLE.getName() + ": the lease table " + configured
@@ -306,7 +368,7 @@ public final class EpochSchema {
                     + " name, or set " + FencingProperty.ISSUER_CHECK.getName() + "=off when every resource is fed by"
                     + " an external coordinator");
         }
-        return new Tables(epoch, FenceTables.locate(raw, dialect, configured), false);
+        return new Tables(epoch, FenceTables.locate(raw, dialect, configured), false, false);
     }
 
     /**

@@ -27,18 +27,23 @@ public final class IssuerCheck {
 
     /**
      * Refuses {@code token} when the resource is under the issuer and the token is above its issued mark; locks
-     * the lease row otherwise, so the mark cannot change before the advance commits.
+     * the lease row otherwise, so the mark cannot change before the advance commits. Returns whether the resource
+     * has a lease row (the issuer manages it, so it is known: SPEC C11).
      */
-    void verify(String resource, long token) throws SQLException {
+    boolean verify(String resource, long token) throws SQLException {
         if (!tablePresent && !(tablePresent = probe())) {
-            return;
+            return false;
         }
         try (PreparedStatement read = raw.prepareStatement(sql.lockIssued())) {
             read.setString(1, resource);
             try (ResultSet rs = read.executeQuery()) {
-                if (rs.next() && token > rs.getLong(1)) {
+                if (!rs.next()) {
+                    return false;
+                }
+                if (token > rs.getLong(1)) {
                     throw Refusals.notIssued(resource, token, rs.getLong(1));
                 }
+                return true;
             }
         }
     }

@@ -78,6 +78,8 @@ public final class TokenIssuer implements AutoCloseable {
             statements.addAll(new SessionFenceSql(epochTable).create());
         }
         statements.add(lease.createTable());
+        // which resources exist and which tables they own (SPEC C11): fencing declare, fencing map
+        statements.add(new dev.fencing.sql.ResourceTableSql(dialect, epochTable).createTable());
         return List.copyOf(statements);
     }
 
@@ -257,7 +259,38 @@ public final class TokenIssuer implements AutoCloseable {
      *                                  another resource
      */
     public List<String> enforce(List<String> tables, String resource) throws SQLException {
-        return database.inTransaction(rows -> Enforcement.of(rows).enforce(tables, resource));
+        return database.inTransaction(rows -> {
+            List<String> enforced = Enforcement.of(rows).enforce(tables, resource);
+            resourceTable(rows).declare(List.of(resource)); // enforced tables' resource is one a driver may write
+            return enforced;
+        });
+    }
+
+    /** Declares each resource, so a fenced write may start it (SPEC C11); declaring one twice changes nothing. */
+    public void declare(List<String> resources) throws SQLException {
+        database.inTransaction(rows -> {
+            resourceTable(rows).declare(resources);
+            return null;
+        });
+    }
+
+    /** Maps each table (and its partitions) to {@code resource}; returns the tables, qualified. */
+    public List<String> map(List<String> tables, String resource) throws SQLException {
+        return database.inTransaction(rows -> resourceTable(rows).map(tables, resource));
+    }
+
+    /** Removes the mappings of each table; returns the tables, qualified. */
+    public List<String> unmap(List<String> tables) throws SQLException {
+        return database.inTransaction(rows -> resourceTable(rows).unmap(tables));
+    }
+
+    /** Every declared resource and mapped table beside this issuer's epoch table. */
+    public List<dev.fencing.jdbc.guard.ResourceTable.Entry> resources() throws SQLException {
+        return database.inTransaction(rows -> resourceTable(rows).list());
+    }
+
+    private static dev.fencing.jdbc.guard.ResourceTable resourceTable(LeaseRows rows) {
+        return new dev.fencing.jdbc.guard.ResourceTable(rows.connection(), rows.epochSql().dialect(), rows.epochTable());
     }
 
     /** Takes each table out of enforcement; returns the tables, qualified. */

@@ -6,6 +6,7 @@ import dev.fencing.jdbc.guard.EpochGuard;
 import dev.fencing.jdbc.guard.EpochSchema;
 import dev.fencing.jdbc.guard.H2Durability;
 import dev.fencing.jdbc.guard.IssuerCheck;
+import dev.fencing.jdbc.guard.ResourceMap;
 import dev.fencing.jdbc.audit.FenceMetrics;
 import dev.fencing.jdbc.audit.Refusals;
 import dev.fencing.jdbc.audit.RefusalPolicy;
@@ -69,13 +70,16 @@ public final class FencedConnectionImpl extends PassThroughConnection implements
         IssuerCheck issuerCheck = settings.issuerCheck() && leaseSql.supported()
                 ? new IssuerCheck(raw, leaseSql, tables.leasePresent()) : null;
         boolean sessionGuard = settings.sessionGuard();
+        ResourceMap resources = tables.resourceTablePresent()
+                ? ResourceMap.read(raw, analyzer.dialect(), tables.epoch()) : ResourceMap.none(raw, analyzer.dialect());
         this.guard = new EpochGuard(raw, analyzer.epochSql(), issuerCheck,
-                sessionGuard ? new SessionFenceSql(tables.epoch()) : null, readOnly(settings, analyzer.dialect()));
+                sessionGuard ? new SessionFenceSql(tables.epoch()) : null, readOnly(settings, analyzer.dialect()),
+                settings.declaredResourcesOnly() ? resources : null);
         this.tokens = new TokenResolver(settings, raw);
         this.refusals = RefusalPolicy.of(settings.mode() == FencingMode.AUDIT, settings.auditFile(), analyzer.dialect(),
                 tokens::resource);
         this.unwrapAllowed = settings.unwrapAllowed();
-        Catalog catalog = Catalog.open(raw, analyzer.dialect(), settings.exemptTables());
+        Catalog catalog = Catalog.open(raw, analyzer.dialect(), settings.exemptTables(), resources);
         EpochTable sessionTable = SessionFenceSql.sessionTableOf(settings.epochTable());
         this.router = new StatementRouter(raw, settings, analyzer, refusals, catalog, tokens, guard,
                 sessionTable == null ? null : sessionTable.simpleName());
@@ -125,8 +129,9 @@ public final class FencedConnectionImpl extends PassThroughConnection implements
     /** The session fence's table beside the epoch table is protected in every mode, where it can exist. */
     private static SqlAnalyzer newAnalyzer(Dialect dialect, EpochSchema.Tables tables, Settings settings) {
         EpochTable sessionTable = SessionFenceSql.sessionTableOf(tables.epoch());
-        return new SqlAnalyzer(dialect, tables.epoch(), sessionTable == null ? List.of(tables.lease())
-                : List.of(tables.lease(), sessionTable), settings.cacheSize());
+        EpochTable resourceTable = dev.fencing.sql.ResourceTableSql.resourceTableOf(dialect, tables.epoch());
+        return new SqlAnalyzer(dialect, tables.epoch(), sessionTable == null ? List.of(tables.lease(), resourceTable)
+                : List.of(tables.lease(), resourceTable, sessionTable), settings.cacheSize());
     }
 
     /**

@@ -41,6 +41,8 @@ final class StatementRouter {
     private final String leaseTableName;
     /** The session fence's table's own name (folded), protected in every mode like the epoch table. */
     private final String sessionTableName;
+    /** The resource table's own name, lower-cased: it is written only by the {@code fencing} command (SPEC C11). */
+    private final String resourceTableName;
     /** Analyses of texts with JDBC escapes, resolved by this connection's driver ({@code nativeSQL}). */
     private final Map<String, Analysis> escaped = new HashMap<>();
     /** {@code fencing.guard=session}. */
@@ -60,6 +62,8 @@ final class StatementRouter {
         this.epochTableName = settings.epochTable().simpleName();
         this.leaseTableName = settings.leaseTable().simpleName();
         this.sessionTableName = sessionTableName;
+        this.resourceTableName = dev.fencing.sql.ResourceTableSql.resourceTableOf(analyzer.dialect(),
+                settings.epochTable()).simpleName();
         this.sessionGuard = settings.sessionGuard();
         this.clientInterpolates = analyzer.dialect() == Dialect.MARIADB
                 || analyzer.dialect() == Dialect.POSTGRESQL && SessionProbe.sendsStatementsOneByOne(raw);
@@ -160,6 +164,9 @@ final class StatementRouter {
                 }
                 if (analysis.targetTables().contains(leaseTableName)) {
                     refusals.refuseAlways(Refusals.protectedTable("lease", settings.leaseTable().toString()), sql);
+                }
+                if (analysis.targetTables().contains(resourceTableName)) {
+                    refusals.refuseAlways(Refusals.protectedTable("resource", resourceTableName), sql);
                 }
                 if (sessionTableName != null && analysis.targetTables().contains(sessionTableName)) {
                     refusals.refuseAlways(Refusals.protectedTable("session", sessionTableName), sql);
