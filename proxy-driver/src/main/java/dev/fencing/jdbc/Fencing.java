@@ -9,6 +9,11 @@ import java.util.ArrayList;
  * as the owner of {@code orders} with token 7, through any fencing connection it uses on this thread, pooled
  * or not. A scope takes precedence over every other token source. Scopes nest: the innermost scope still open
  * is in force, and a closed scope never applies again, whatever order scopes are closed in.
+ *
+ * <p>A scope may hold tokens for several resources ({@link Scope#with}), for tables mapped to different resources
+ * (SPEC C11): {@code Fencing.scope("billing", 7).with("reports", 3)}. Its first resource is the one unmapped tables
+ * are fenced for; a token for another resource is looked for in the innermost open scope that holds one, so nested
+ * scopes add resources.
  */
 public final class Fencing {
     /** This thread's open scopes, outermost first; closed ones are dropped as soon as this thread looks. */
@@ -64,17 +69,64 @@ public final class Fencing {
         return open.get(open.size() - 1);
     }
 
+    /**
+     * The token this thread's open scopes hold for {@code resource}, from the innermost scope that holds one; 0 when
+     * none does.
+     */
+    public static long tokenFor(String resource) {
+        ArrayList<Scope> open = OPEN.get();
+        if (open == null) {
+            return 0;
+        }
+        for (int i = open.size() - 1; i >= 0; i--) {
+            Scope scope = open.get(i);
+            Long token = scope.closed ? null : scope.tokens.get(resource);
+            if (token != null) {
+                return token;
+            }
+        }
+        return 0;
+    }
+
     /** An open token scope; close it on the thread that opened it (a close on another thread also ends it). */
     public static final class Scope implements AutoCloseable {
         private final String resource;
         private final long token;
         private final Thread owner;
+        /** Every resource this scope holds a token for, its first resource first. */
+        private final java.util.Map<String, Long> tokens = new java.util.concurrent.ConcurrentHashMap<>(4);
         private volatile boolean closed;
 
         private Scope(String resource, long token, Thread owner) {
             this.resource = resource;
             this.token = token;
             this.owner = owner;
+            this.tokens.put(resource, token);
+        }
+
+        /**
+         * Adds a token for another resource to this scope, for writes to tables mapped to it (SPEC C11); returns this
+         * scope.
+         *
+         * @throws IllegalArgumentException for an invalid name or token, or a second token for a resource it holds
+         * @throws IllegalStateException    when the scope is closed
+         */
+        public Scope with(String resource, long token) {
+            requireValid("scope", resource, token);
+            if (closed) {
+                throw new IllegalStateException("fencing scope is closed: " + this);
+            }
+            Long before = tokens.putIfAbsent(resource, token);
+            if (before != null && before != token) {
+                throw new IllegalArgumentException("fencing scope holds token " + before + " for resource '" + resource
+                        + "' already; open a new scope for token " + token);
+            }
+            return this;
+        }
+
+        /** The resources this scope holds tokens for, and the tokens. */
+        public java.util.Map<String, Long> tokens() {
+            return java.util.Collections.unmodifiableMap(tokens);
         }
 
         public String resource() {
@@ -99,7 +151,9 @@ public final class Fencing {
 
         @Override
         public String toString() {
-            return "fencing scope " + resource + "@" + token + (closed ? " (closed)" : "");
+            StringBuilder held = new StringBuilder();
+            tokens.forEach((r, t) -> held.append(held.length() == 0 ? "" : ", ").append(r).append('@').append(t));
+            return "fencing scope " + held + (closed ? " (closed)" : "");
         }
     }
 }

@@ -164,6 +164,18 @@ public final class Refusals {
                 "undeclared resource '" + resource + "'", FencingSqlState.INVALID_TOKEN, resource, 0, -1);
     }
 
+    /**
+     * A write to a table mapped to {@code resource} (SPEC C11) without a token for it: the connection's own resource
+     * ({@code own}) does not count.
+     */
+    public static FencingRefusedException missingMappedToken(String resource, String own) {
+        return new FencingRefusedException("fencing: the statement changes a table that belongs to resource '" + resource
+                + "', and no token for '" + resource + "' is in force (the connection writes as '" + own + "'): hold one"
+                + " with Fencing.scope(\"" + own + "\", token).with(\"" + resource + "\", token) or a token source;"
+                + " nothing was changed", "no token for resource '" + resource + "' (a mapped table)",
+                FencingSqlState.INVALID_TOKEN, resource, 0, -1);
+    }
+
     public static FencingRefusedException notIssued(String resource, long token, long issued) {
         return new FencingRefusedException("fencing: token " + token + " for resource '" + resource
                 + "' was never issued: the issuer has handed out tokens up to " + issued + "; nothing was changed",

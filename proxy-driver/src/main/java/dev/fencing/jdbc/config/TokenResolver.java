@@ -80,6 +80,11 @@ public final class TokenResolver {
         }
     }
 
+    /** The connection's own resource, without a scope: what its own and static tokens are for. */
+    private String ownResource() {
+        return connectionResource != null ? connectionResource : staticResource;
+    }
+
     /** The resource a statement run now is guarded for. */
     public String resource() {
         Fencing.Scope scope = Fencing.current();
@@ -110,7 +115,14 @@ public final class TokenResolver {
     public long find(String resource) throws SQLException {
         Fencing.Scope scope = Fencing.current();
         if (scope != null) {
-            return scope.token();
+            long scoped = Fencing.tokenFor(resource);
+            if (scoped > 0 || resource.equals(scope.resource())) {
+                return scoped;
+            }
+        }
+        if (!resource.equals(ownResource())) {
+            // a resource a mapped table belongs to (SPEC C11): the connection's own tokens are for its own resource
+            return tokenSource != null ? fromSource(resource) : 0;
         }
         if (localTokens) {
             long local = localToken(resource);

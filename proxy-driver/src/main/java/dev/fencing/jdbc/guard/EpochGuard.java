@@ -187,6 +187,35 @@ public final class EpochGuard {
     }
 
     /**
+     * Runs {@code call} untouched, fenced for every resource of {@code marks} at its token (SPEC C11: a statement
+     * changing tables of several resources): the epoch rows are locked in the order of the resource names, so two
+     * writers taking the same resources never wait on each other in a cycle, in the caller's transaction or in one of
+     * the driver's; a session the session fence registered at a resource's token needs no lock for it.
+     */
+    public <T> T runForAll(java.util.SortedMap<String, Long> marks, Call<T> call) throws SQLException {
+        java.util.SortedMap<String, Long> locks = new java.util.TreeMap<>();
+        for (Map.Entry<String, Long> mark : marks.entrySet()) {
+            if (sessions == null || !sessionCovers(mark.getKey(), mark.getValue())) {
+                locks.put(mark.getKey(), mark.getValue());
+            }
+        }
+        if (locks.isEmpty()) {
+            return call.untouched();
+        }
+        if (!probe.inTransaction()) {
+            return inDriverTransaction(locks, false, call);
+        }
+        for (Map.Entry<String, Long> mark : locks.entrySet()) {
+            lock(mark.getKey(), mark.getValue());
+        }
+        if (!probe.inTransaction()) {
+            throw Refusals.cannotGuard("the transaction ended while the epoch rows were being locked, so the"
+                    + " statement was not sent");
+        }
+        return call.untouched();
+    }
+
+    /**
      * Whether the session fence covers a mutation at {@code token}: this session is registered at it (or registers
      * now, when the server has no transaction open). A session registered at a lower token cannot move to a
      * newer one (the database would refuse its raise of the mark): the connection is closed, so a pool replaces it.
@@ -237,6 +266,15 @@ public final class EpochGuard {
      */
     private <T> T inDriverTransaction(String resource, long token, boolean prefixable, Call<T> call)
             throws SQLException {
+        return inDriverTransaction(resource == null ? Map.of() : Map.of(resource, token), prefixable, call);
+    }
+
+    /**
+     * {@link #inDriverTransaction(String, long, boolean, Call)} for every resource of {@code marks} (none: a write
+     * that needs no token), locked in the map's order; {@code prefixable} only with exactly one.
+     */
+    private <T> T inDriverTransaction(Map<String, Long> marks, boolean prefixable, Call<T> call)
+            throws SQLException {
         boolean bySql = probe.followsSqlTransactions();
         if (bySql) {
             transactionControl().execute(readOnly != null && !admission.callerAskedReadOnly()
@@ -252,18 +290,22 @@ public final class EpochGuard {
             if (!bySql && readOnly != null && !admission.callerAskedReadOnly()) {
                 transactionControl().execute(readOnly.readWriteTransaction());
             }
-            if (resource != null) {
-                lock(resource, token);
+            for (Map.Entry<String, Long> mark : marks.entrySet()) {
+                lock(mark.getKey(), mark.getValue());
             }
-            T result = prefixable ? call.withGuard(resource, token, nonce()) : call.untouched();
+            T result;
+            if (prefixable) {
+                Map.Entry<String, Long> only = marks.entrySet().iterator().next();
+                result = call.withGuard(only.getKey(), only.getValue(), nonce());
+            } else {
+                result = call.untouched();
+            }
             if (bySql) {
                 transactionControl().execute("COMMIT AND NO CHAIN NO RELEASE");
             } else {
                 raw.commit();
             }
-            if (resource != null) {
-                committedMarks.put(resource, token);
-            }
+            committedMarks.putAll(marks);
             return result;
         } catch (SQLException | RuntimeException | Error failure) {
             try {
@@ -293,7 +335,7 @@ public final class EpochGuard {
         if (readOnly == null || probe.inTransaction() || admission.callerAskedReadOnly()) {
             return call.untouched();
         }
-        return inDriverTransaction(null, 0, false, call);
+        return inDriverTransaction(Map.of(), false, call);
     }
 
     private Statement transactionControl() throws SQLException {

@@ -90,11 +90,14 @@ final class FencedExecution {
         private boolean mayEndTransaction;
         /** The batch's mutation texts, distinct, for the audit report. */
         private final Set<String> texts = new LinkedHashSet<>();
+        /** What each guarded statement of the batch writes: the resources the batch needs tokens for. */
+        private final List<Analysis> guarded = new java.util.ArrayList<>();
 
         void add(String sql, Analysis analysis, StatementRouter.Route route) {
             if (route == StatementRouter.Route.GUARD) {
                 needsGuard = true;
                 texts.add(sql);
+                guarded.add(analysis);
             } else if (analysis.kind() == StatementKind.MUTATION) {
                 writesWithoutToken = true;
             } else {
@@ -119,6 +122,7 @@ final class FencedExecution {
             size = 0;
             mayEndTransaction = false;
             texts.clear();
+            guarded.clear();
         }
     }
 
@@ -192,7 +196,7 @@ final class FencedExecution {
                 Object written;
                 try {
                     written = admission.readWriteSessionFor(analysis.mayEndTransaction(),
-                            () -> guarded(sql, send.canCarryGuard(), send));
+                            () -> guarded(sql, analysis, send.canCarryGuard(), send));
                 } catch (SQLException | RuntimeException failure) {
                     afterCall(analysis, failure);
                     throw failure;
@@ -237,8 +241,8 @@ final class FencedExecution {
     }
 
     /** A mutation's way through the guard: the guard ahead of its text where it can carry it, else after the lock. */
-    private Object guarded(String sql, boolean prefixable, Send send) throws SQLException {
-        return fence(sql, prefixable, send.repeatable(), new EpochGuard.Call<>() {
+    private Object guarded(String sql, Analysis analysis, boolean prefixable, Send send) throws SQLException {
+        return fence(sql, List.of(analysis), prefixable, send.repeatable(), new EpochGuard.Call<>() {
             @Override
             public Object withGuard(String resource, long token, long nonce) throws SQLException {
                 return send.withGuardAhead(new GuardAhead(prefixGuard, resource, token, nonce));
@@ -320,33 +324,57 @@ final class FencedExecution {
         if (router.commitsBetween(batch.size, batch.mayEndTransaction)) {
             refusals.refuse(Refusals.batchMayEndTransaction(), texts);
         }
-        return afterLock(texts, run);
+        return fence(texts, batch.guarded, false, true, untouched(run));
     }
 
-    /** Runs a write that cannot carry the guard (a batch, a row change) untouched, after the guard has locked. */
-    <T> T afterLock(String statement, Action<T> action) throws SQLException {
-        return fence(statement, false, true, untouched(action));
+    /**
+     * Runs a write that cannot carry the guard untouched, after the guard has locked: a text of a prepared statement's
+     * query-string method ({@code analysis}), or a result set's row change ({@code null}: the driver cannot name the
+     * table, so every mapped resource's token is needed where tables are mapped).
+     */
+    <T> T afterLock(String statement, Analysis analysis, Action<T> action) throws SQLException {
+        return fence(statement, java.util.Collections.singletonList(analysis), false, true, untouched(action));
     }
 
     /**
      * Runs a mutation fenced with the token in force: the guard protocol, or the refusal of a missing, invalid or
      * stale token, which in audit mode runs {@code call} untouched instead.
      */
-    private <T> T fence(String sql, boolean prefixable, boolean repeatable, EpochGuard.Call<T> call)
-            throws SQLException {
-        String resource = tokens.resource();
+    private <T> T fence(String sql, List<Analysis> writes, boolean prefixable, boolean repeatable,
+                        EpochGuard.Call<T> call) throws SQLException {
+        String primary = tokens.resource();
         try {
             admission.beforeStatement(tokens);
             admission.requireAdmittedTransaction(tokens);
-            long token = tokens.token(resource);
-            T result = guard.run(resource, token, prefixable, repeatable, call);
-            FenceMetrics.of(resource).guarded(token);
+            Set<String> resources = router.resourcesOf(writes, primary);
+            if (resources.size() == 1) {
+                String resource = resources.iterator().next();
+                long token = resource.equals(primary) ? tokens.token(resource) : mappedToken(resource);
+                T result = guard.run(resource, token, prefixable, repeatable, call);
+                FenceMetrics.of(resource).guarded(token);
+                return result;
+            }
+            java.util.SortedMap<String, Long> marks = new java.util.TreeMap<>();
+            for (String resource : resources) {
+                marks.put(resource, resource.equals(primary) ? tokens.token(resource) : mappedToken(resource));
+            }
+            T result = guard.runForAll(marks, call);
+            marks.forEach((resource, token) -> FenceMetrics.of(resource).guarded(token));
             return result;
         } catch (FencingRefusedException refusal) {
             // Raised before the call ran (token resolution, or the guard's lock or advance): nothing changed yet.
             refusals.refuse(refusal, sql);
             return call.untouched();
         }
+    }
+
+    /** The token in force for a resource the statement's tables are mapped to (SPEC C11); refused when none is. */
+    private long mappedToken(String resource) throws SQLException {
+        long token = tokens.find(resource);
+        if (token == 0) {
+            throw Refusals.missingMappedToken(resource, tokens.resource());
+        }
+        return token;
     }
 
     /**

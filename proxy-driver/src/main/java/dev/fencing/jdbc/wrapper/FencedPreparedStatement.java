@@ -325,7 +325,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
         if (connection.router().route(sql, text) != StatementRouter.Route.GUARD) {
             return exec.run(raw, sql, keys);
         }
-        return connection.execution().afterLock(sql, () -> exec.run(raw, sql, keys));
+        return connection.execution().afterLock(sql, text, () -> exec.run(raw, sql, keys));
     }
 
     /** Refused by the fence: a driver that queued the text would run it with the batch, unanalysed. */

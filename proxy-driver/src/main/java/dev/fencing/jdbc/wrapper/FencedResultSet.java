@@ -36,7 +36,7 @@ final class FencedResultSet extends PassThroughResultSet {
 
     @Override
     public void insertRow() throws SQLException {
-        connection.execution().afterLock(ROW_CHANGE, () -> {
+        connection.execution().afterLock(ROW_CHANGE, null, () -> {
             delegate.insertRow();
             return Boolean.TRUE;
         });
@@ -44,7 +44,7 @@ final class FencedResultSet extends PassThroughResultSet {
 
     @Override
     public void updateRow() throws SQLException {
-        connection.execution().afterLock(ROW_CHANGE, () -> {
+        connection.execution().afterLock(ROW_CHANGE, null, () -> {
             delegate.updateRow();
             return Boolean.TRUE;
         });
@@ -52,7 +52,7 @@ final class FencedResultSet extends PassThroughResultSet {
 
     @Override
     public void deleteRow() throws SQLException {
-        connection.execution().afterLock(ROW_CHANGE, () -> {
+        connection.execution().afterLock(ROW_CHANGE, null, () -> {
             delegate.deleteRow();
             return Boolean.TRUE;
         });

@@ -17,6 +17,7 @@ import dev.fencing.sql.StatementKind;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -228,6 +229,21 @@ final class StatementRouter {
         } catch (FencingRefusedException refusal) {
             refusals.refuse(refusal, sql);
         }
+    }
+
+    /**
+     * The resources the given writes need current tokens for (SPEC C11), {@code primary} standing for unmapped
+     * tables; a {@code null} write is one whose tables the driver cannot name.
+     */
+    java.util.Set<String> resourcesOf(List<Analysis> writes, String primary) throws SQLException {
+        if (writes.size() == 1) {
+            return catalog.resourcesOf(writes.get(0), primary);
+        }
+        java.util.Set<String> all = new java.util.TreeSet<>();
+        for (Analysis write : writes) {
+            all.addAll(catalog.resourcesOf(write, primary));
+        }
+        return all.isEmpty() ? java.util.Set.of(primary) : all;
     }
 
     /**

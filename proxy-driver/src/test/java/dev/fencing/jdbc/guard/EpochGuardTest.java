@@ -43,7 +43,7 @@ class EpochGuardTest {
         try (Statement s = raw.createStatement()) {
             s.execute(sql.createTable());
         }
-        guard = new EpochGuard(raw, sql, null, null, null);
+        guard = new EpochGuard(raw, sql, null, null, null, null);
     }
 
     @AfterEach
