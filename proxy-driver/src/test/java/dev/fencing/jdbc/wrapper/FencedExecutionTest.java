@@ -144,10 +144,10 @@ class FencedExecutionTest {
     @Test
     void aRowChangeRunsAfterTheLockOnlyWithACurrentToken_C5() throws SQLException {
         int[] ran = new int[1];
-        assertThrows(FencingRefusedException.class, () -> execution.afterLock("row change", () -> ++ran[0]));
+        assertThrows(FencingRefusedException.class, () -> execution.afterLock("row change", null, () -> ++ran[0]));
         assertEquals(0, ran[0]);
         connection.setFencingToken(3);
-        execution.afterLock("row change", () -> ++ran[0]);
+        execution.afterLock("row change", null, () -> ++ran[0]);
         assertEquals(1, ran[0]);
         assertEquals(3, connection.readHighWaterMark(connection.getFencingResource()));
     }
