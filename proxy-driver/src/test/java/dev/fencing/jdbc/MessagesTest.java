@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class MessagesTest {
     private static final List<String> ALL_SETTINGS = List.of("fencing.audit.file", "fencing.cache.size",
             "fencing.exempt", "fencing.guard", "fencing.issuer.check", "fencing.lease.table", "fencing.mode", "fencing.resource",
-            "fencing.resource.env", "fencing.schema", "fencing.table", "fencing.token", "fencing.token.env",
+            "fencing.resource.env", "fencing.resources", "fencing.schema", "fencing.table", "fencing.token", "fencing.token.env",
             "fencing.token.file", "fencing.token.source", "fencing.unwrap");
 
     @Test

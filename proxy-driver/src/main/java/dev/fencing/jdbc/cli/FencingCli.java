@@ -403,9 +403,9 @@ public final class FencingCli {
     private int listResources(ConnectionOptions db) throws SQLException {
         PrintWriter out = spec.commandLine().getOut();
         try (TokenIssuer issuer = db.issuer()) {
-            List<dev.fencing.jdbc.guard.ResourceTable.Entry> entries = issuer.resources();
+            List<dev.fencing.jdbc.issuer.ResourceEntry> entries = issuer.resources();
             out.printf("%-30s %s%n", "RESOURCE", "TABLE");
-            for (dev.fencing.jdbc.guard.ResourceTable.Entry e : entries) {
+            for (dev.fencing.jdbc.issuer.ResourceEntry e : entries) {
                 out.printf("%-30s %s%n", e.resource(), e.table() == null ? "(declared)" : e.table());
             }
         }

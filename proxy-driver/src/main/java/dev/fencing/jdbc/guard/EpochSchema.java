@@ -247,6 +247,20 @@ public final class EpochSchema {
         boolean holds() throws SQLException;
     }
 
+    /**
+     * Runs the statements that create the fence's shared objects ({@code fencing init}), serialized with every other
+     * session creating them (PostgreSQL: {@link #CREATE_LOCK}); the one way they are created, by the driver and the
+     * issuer alike. Throws the failure, with the transaction rolled back when {@code autoCommit} is off.
+     */
+    public static void createShared(Connection raw, Dialect dialect, List<String> statements, boolean autoCommit)
+            throws SQLException {
+        SQLException failure = dialect == Dialect.POSTGRESQL ? createSerialized(raw, statements, autoCommit)
+                : create(raw, statements, autoCommit);
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
     /** How often {@link #createRacing} runs the statements when another session's DDL got in the way. */
     private static final int CREATE_ATTEMPTS = 5;
 

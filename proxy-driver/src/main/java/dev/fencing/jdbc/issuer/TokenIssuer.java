@@ -105,11 +105,9 @@ public final class TokenIssuer implements AutoCloseable {
     public List<String> createTables() throws SQLException {
         return database.inTransaction(rows -> {
             List<String> statements = createTablesSql(rows.epochSql().dialect(), rows.epochTable(), rows.leaseTable());
-            try (Statement s = rows.connection().createStatement()) {
-                for (String sql : statements) {
-                    s.execute(sql);
-                }
-            }
+            // one session at a time replaces the shared protection function, as the driver's fencing.schema=create
+            dev.fencing.jdbc.guard.EpochSchema.createShared(rows.connection(), rows.epochSql().dialect(), statements,
+                    rows.connection().getAutoCommit());
             return statements;
         });
     }
@@ -285,8 +283,9 @@ public final class TokenIssuer implements AutoCloseable {
     }
 
     /** Every declared resource and mapped table beside this issuer's epoch table. */
-    public List<dev.fencing.jdbc.guard.ResourceTable.Entry> resources() throws SQLException {
-        return database.inTransaction(rows -> resourceTable(rows).list());
+    public List<ResourceEntry> resources() throws SQLException {
+        return database.inTransaction(rows -> resourceTable(rows).list().stream()
+                .map(e -> new ResourceEntry(e.resource(), e.table())).toList());
     }
 
     private static dev.fencing.jdbc.guard.ResourceTable resourceTable(LeaseRows rows) {
