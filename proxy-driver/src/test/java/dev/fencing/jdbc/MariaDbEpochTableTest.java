@@ -49,12 +49,13 @@ class MariaDbEpochTableTest {
     }
 
     private Connection owner(String resource, long token, String... settings) throws SQLException {
-        String[] all = new String[settings.length + 4];
+        String[] all = new String[settings.length + 5];
         all[0] = "fencing.table=" + epochTable;
         all[1] = "fencing.resource=" + resource;
         all[2] = "fencing.token=" + token;
         all[3] = "fencing.issuer.check=off";
-        System.arraycopy(settings, 0, all, 4, settings.length);
+        all[4] = "fencing.resources=any"; // names differing in case or spaces, each its own; declared: ResourceMapTest
+        System.arraycopy(settings, 0, all, 5, settings.length);
         return DriverManager.getConnection(TestDatabase.fenced(raw, all));
     }
 

@@ -67,7 +67,9 @@ abstract class ResourceNameSourcesTest {
     }
 
     String url(String... settings) {
-        return TestDatabase.fenced(raw, settings);
+        String[] all = java.util.Arrays.copyOf(settings, settings.length + 1);
+        all[settings.length] = "fencing.resources=any"; // every allowed character in a name; declared: ResourceMapTest
+        return TestDatabase.fenced(raw, all);
     }
 
     /** A setting for {@link #url}: URL-encoded where the URL is query style. */

@@ -42,9 +42,10 @@ class TokenSourcesTest {
     }
 
     private String url(String... settings) {
-        String[] all = new String[settings.length + 1];
+        String[] all = new String[settings.length + 2];
         all[0] = "fencing.schema=create";
-        System.arraycopy(settings, 0, all, 1, settings.length);
+        all[1] = "fencing.resources=any"; // names of every source here; declared names: ResourceMapTest
+        System.arraycopy(settings, 0, all, 2, settings.length);
         return TestDatabase.fenced(raw, all);
     }
 
