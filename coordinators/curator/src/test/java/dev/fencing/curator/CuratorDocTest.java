@@ -44,6 +44,7 @@ class CuratorDocTest {
              CuratorFramework client = Zk.client(server.getConnectString())) {
             s.execute("CREATE TABLE orders (id INT AUTO_INCREMENT PRIMARY KEY, item VARCHAR(40))");
             String url = "jdbc:fencing:h2:mem:" + db + ";DB_CLOSE_DELAY=-1;fencing.schema=create";
+            DriverManager.getConnection(url + ";fencing.resource=orders").close(); // declares 'orders' (the doc's step)
             CuratorExample.placeOrder(client, url);
             CuratorExample.placeOrder(client, url);
 

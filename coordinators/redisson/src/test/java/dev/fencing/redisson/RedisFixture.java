@@ -59,6 +59,8 @@ final class RedisFixture {
             try (Statement s = keep.createStatement()) {
                 s.execute("CREATE TABLE orders (id INT AUTO_INCREMENT PRIMARY KEY, written_by VARCHAR(60))");
             }
+            // the operator's one-time step: the fence's tables, and the lock's resource declared (docs/redisson.md)
+            DriverManager.getConnection(url() + ";fencing.resource=orders").close();
         }
 
         String url() {
