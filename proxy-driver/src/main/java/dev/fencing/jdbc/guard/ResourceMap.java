@@ -41,7 +41,7 @@ public final class ResourceMap {
     private final Set<String> allMapped;
     /** Own names of mapped tables, lower-cased: the free test before any catalog question. */
     private final Set<String> mappedNames;
-    /** What each written name (its parts, quotes kept) meant to the database, until this connection's next DDL. */
+    /** What each qualified written name (its parts, quotes kept) meant to the database, until this connection's next DDL. */
     private final Map<List<String>, Meaning> meanings = new HashMap<>();
 
     /** What a written name means for the map: a table mapped to resources, a plain unmapped table, or unknown. */
@@ -130,8 +130,15 @@ public final class ResourceMap {
         return all;
     }
 
+    /**
+     * What a written name means now. Only a qualified name's meaning is remembered (until this connection's next DDL):
+     * an unqualified one is resolved through the session's search path (PostgreSQL, H2) or current database (MariaDB),
+     * which SQL can change in ways the driver does not see ({@code set_config('search_path', ...)} in a function, a
+     * {@code SET LOCAL} that a commit undoes), so it is asked again for every statement.
+     */
     private Meaning meaning(List<String> reference) throws SQLException {
-        Meaning known = meanings.get(reference);
+        boolean qualified = reference.size() > 1;
+        Meaning known = qualified ? meanings.get(reference) : null;
         if (known != null) {
             return known;
         }
@@ -147,10 +154,12 @@ public final class ResourceMap {
             Set<String> resources = mapped.get(resolved.table());
             meaning = new Meaning(resources, resources != null || resolved.kind().equals("table"));
         }
-        if (meanings.size() >= MAX_REMEMBERED) {
-            meanings.clear();
+        if (qualified) {
+            if (meanings.size() >= MAX_REMEMBERED) {
+                meanings.clear();
+            }
+            meanings.put(reference, meaning);
         }
-        meanings.put(reference, meaning);
         return meaning;
     }
 
