@@ -244,6 +244,29 @@ abstract class ResourceMapTest {
     }
 
     @Test
+    void anUnqualifiedNameIsResolvedAgainAfterTheSearchPathMoves_C11() throws SQLException {
+        if (database().mysqlFamily()) {
+            return; // MariaDB names a table by database; USE of another database needs one this test may create
+        }
+        String mapped = name + "_m";
+        String free = name + "_f";
+        TestDatabase.exec(raw, "CREATE SCHEMA " + mapped, "CREATE SCHEMA " + free,
+                "CREATE TABLE " + mapped + ".item (id INT PRIMARY KEY)", "CREATE TABLE " + free + ".item (id INT PRIMARY KEY)");
+        cli(0, "map", mapped + ".item", "--resource", "reports");
+        boolean postgres = database() == TestDatabase.POSTGRESQL;
+        try (Connection c = fenced("jobs"); Fencing.Scope ignored = Fencing.scope("jobs", 1)) {
+            write(c, (postgres ? "SET search_path TO " : "SET SCHEMA ") + free);
+            write(c, "INSERT INTO item VALUES (1)"); // the unmapped table: the connection's resource
+            write(c, (postgres ? "SET search_path TO " : "SET SCHEMA ") + mapped);
+            SQLException refused = assertThrows(SQLException.class, () -> write(c, "INSERT INTO item VALUES (2)"));
+            assertEquals(FencingSqlState.INVALID_TOKEN, state(refused), refused.getMessage());
+            assertTrue(refused.getMessage().contains("'reports'"), refused.getMessage());
+        }
+        assertEquals(0, rows(mapped + ".item"));
+        assertEquals(1, rows(free + ".item"));
+    }
+
+    @Test
     void twoWritersTakingTwoResourcesInOppositeOrderNeverDeadlock_C11() throws Exception {
         try (Connection c = fenced("jobs"); Fencing.Scope ignored = Fencing.scope("billing", 1).with("reports", 1)) {
             write(c, "INSERT INTO " + billing + " VALUES (1, 0)");
