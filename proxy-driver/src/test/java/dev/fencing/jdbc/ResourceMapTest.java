@@ -267,6 +267,27 @@ abstract class ResourceMapTest {
     }
 
     @Test
+    void ownersOfDifferentResourcesWriteConcurrentlyWithoutWaitingOnEachOther_C11() throws Exception {
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try (Connection a = fenced("jobs"); Fencing.Scope ignored = Fencing.scope("billing", 1)) {
+            a.setAutoCommit(false);
+            write(a, "INSERT INTO " + billing + " VALUES (1, 1)"); // holds billing's epoch row until it commits
+            Future<Void> b = other.submit(() -> {
+                try (Connection c = fenced("jobs"); Fencing.Scope scope = Fencing.scope("reports", 2)) {
+                    write(c, "INSERT INTO " + reports + " VALUES (1, 1)"); // a new epoch of reports: an advance
+                }
+                return null;
+            });
+            b.get(20, TimeUnit.SECONDS); // reports' owner did not wait for billing's open transaction
+            assertEquals(1, rows(reports));
+            a.commit();
+        } finally {
+            other.shutdownNow();
+        }
+        assertEquals(1, rows(billing));
+    }
+
+    @Test
     void twoWritersTakingTwoResourcesInOppositeOrderNeverDeadlock_C11() throws Exception {
         try (Connection c = fenced("jobs"); Fencing.Scope ignored = Fencing.scope("billing", 1).with("reports", 1)) {
             write(c, "INSERT INTO " + billing + " VALUES (1, 0)");
