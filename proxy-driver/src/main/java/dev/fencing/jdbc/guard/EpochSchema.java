@@ -157,8 +157,10 @@ public final class EpochSchema {
                 }
                 present = true;
             }
-            if (settings.resource() != null) {
-                declare(raw, sql, settings.resource());
+            String pinned = settings.resource() != null ? settings.resource()
+                    : System.getenv(settings.resourceEnvName()) == null ? FencingProperty.DEFAULT_RESOURCE : null;
+            if (pinned != null) {
+                declare(raw, sql, pinned); // what the settings name, or the driver's own default name; never the environment's
             }
         }
         if (!present && settings.declaredResourcesOnly()) {
