@@ -52,6 +52,10 @@ abstract class ResourceMapTest {
                 "CREATE TABLE " + reports + " (id INT PRIMARY KEY, v INT NOT NULL)",
                 "CREATE TABLE " + unmapped + " (id INT PRIMARY KEY, v INT NOT NULL)");
         cli(0, "init");
+        if (guard().equals("session")) {
+            DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.table=" + epochs(), "fencing.lease.table="
+                    + name + "_lease", "fencing.guard=session", "fencing.schema=create", "fencing.resource=jobs")).close();
+        }
         cli(0, "map", billing, "--resource", "billing");
         cli(0, "map", reports, "--resource", "reports");
         cli(0, "declare", "jobs");
@@ -83,9 +87,14 @@ abstract class ResourceMapTest {
         return name + "_epoch";
     }
 
+    /** The guard this subclass runs the tests under ({@code fencing.guard}). */
+    String guard() {
+        return "statement";
+    }
+
     private Connection fenced(String resource) throws SQLException {
         return DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.table=" + epochs(), "fencing.lease.table="
-                + name + "_lease", "fencing.resource=" + resource));
+                + name + "_lease", "fencing.resource=" + resource, "fencing.guard=" + guard()));
     }
 
     private int rows(String table) throws SQLException {
