@@ -35,6 +35,8 @@ final class Pg implements AutoCloseable {
             if ("true".equals(System.getenv("CI"))) {
                 throw unreachable;
             }
+            System.err.println("NOTICE: Spring Integration tests skipped: PostgreSQL not reachable at " + pg + " ("
+                    + unreachable.getMessage() + "). Set -Dfencing.test.pg.url=... to run them.");
             Assumptions.abort("PostgreSQL not reachable at " + pg + ": " + unreachable.getMessage());
         }
         try (TokenIssuer issuer = TokenIssuer.forUrl(db.fencingUrl(), new Properties())) {
