@@ -10,8 +10,8 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * docs/etcd.md prints the locked write exactly as {@link EtcdExample}
- * compiles them ({@link EtcdFencingTest} runs them, two owners and a refusal).
+ * docs/etcd.md prints the locked write exactly as {@link EtcdExample} compiles it ({@link EtcdFencingTest} runs it,
+ * two owners and a refusal).
  */
 class EtcdDocTest {
     private static final Path DOC = Path.of("../../docs/etcd.md");
