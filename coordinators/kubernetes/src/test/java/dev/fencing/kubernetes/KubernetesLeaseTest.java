@@ -173,6 +173,13 @@ class KubernetesLeaseTest {
             }
         }).get(10, TimeUnit.SECONDS);
         assertEquals(List.of("pool thread"), db.items());
+        long token = a.lock().lease().token();
+        String renewedAt = lease().getSpec().getRenewTime().toString();
+        Thread.sleep(LEASE.toMillis());                    // about ten renewals (retry period 200 ms)
+        assertTrue(!renewedAt.equals(lease().getSpec().getRenewTime().toString()), "renewed");
+        assertEquals(token, a.lock().lease().token(), "renewals keep the token");
+        assertEquals(Long.toString(token), lease().getMetadata().getAnnotations().get(FencedLeaseLock.TOKEN_ANNOTATION));
+        assertEquals(token, HeldTokens.held("orders").orElseThrow());
     }
 
     /**
