@@ -6,6 +6,7 @@ import dev.fencing.jdbc.issuer.LeaseLostException;
 import dev.fencing.jdbc.issuer.LeaseStatus;
 import dev.fencing.jdbc.issuer.LeaseUnavailableException;
 import dev.fencing.jdbc.issuer.TokenIssuer;
+import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.integration.jdbc.lock.LockRepository;
 
 import java.sql.SQLException;
@@ -127,12 +128,14 @@ final class IssuerLockRepository implements LockRepository {
      */
     @Override
     public boolean delete(String resource) {
-        Lease lease = held.remove(resource);
+        Lease lease = held.get(resource);
         if (lease == null) {
             return false;
         }
         try {
-            return issuer.release(lease);
+            boolean released = issuer.release(lease);
+            held.remove(resource);          // after the answer: a transient failure is tried again with the lease
+            return released;
         } catch (SQLException e) {
             throw failure("release", resource, e);
         }
@@ -175,9 +178,18 @@ final class IssuerLockRepository implements LockRepository {
         return ttl.toMillis() > 0 ? ttl : Duration.ofMillis(1);
     }
 
-    private static IllegalStateException failure(String what, String resource, SQLException e) {
-        return new IllegalStateException("fencing: could not " + what + " the lease on '" + resource + "': "
-                + e.getMessage() + " (SQLState " + e.getSQLState() + ")", e);
+    /**
+     * A failure of the lease table as {@code JdbcLockRegistry} understands it: a transaction rolled back by the
+     * database (SQLState class 40: serialization failure, deadlock) is transient, which the registry tries again;
+     * anything else ends the lock attempt ({@code CannotAcquireLockException}).
+     */
+    private static RuntimeException failure(String what, String resource, SQLException e) {
+        String message = "fencing: could not " + what + " the lease on '" + resource + "': " + e.getMessage()
+                + " (SQLState " + e.getSQLState() + ")";
+        if (e.getSQLState() != null && e.getSQLState().startsWith("40")) {
+            return new TransientDataAccessResourceException(message, e);
+        }
+        return new IllegalStateException(message, e);
     }
 
     @Override

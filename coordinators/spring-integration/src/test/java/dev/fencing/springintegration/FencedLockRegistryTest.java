@@ -129,6 +129,49 @@ class FencedLockRegistryTest {
         }
     }
 
+    /**
+     * Two registries (two nodes), two threads each, taking one lock in turn: never two holders at once, and each
+     * holder's token greater than the one before it, in the order the lock was held.
+     */
+    @Test
+    void racingHoldersAreExcludedAndTheirTokensRiseInLockOrder() throws Exception {
+        try (FencedLockRegistry a = SpringIntegrationExample.registry(db.fencingUrl(), Duration.ofSeconds(10));
+             FencedLockRegistry b = SpringIntegrationExample.registry(db.fencingUrl(), Duration.ofSeconds(10))) {
+            a.setIdleBetweenTries(Duration.ofMillis(5));
+            b.setIdleBetweenTries(Duration.ofMillis(5));
+            java.util.concurrent.atomic.AtomicInteger inside = new java.util.concurrent.atomic.AtomicInteger();
+            List<Long> tokens = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+            List<CompletableFuture<Void>> workers = new java.util.ArrayList<>();
+            java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(4);
+            for (FencedLockRegistry registry : List.of(a, b, a, b)) {
+                workers.add(CompletableFuture.runAsync(() -> {
+                    for (int i = 0; i < 8; i++) {
+                        try (FencedLock.Locked locked = registry.obtain("orders-race").locked()) {
+                            if (inside.incrementAndGet() != 1) {
+                                throw new AssertionError("two holders at once");
+                            }
+                            tokens.add(Fencing.current().token());
+                            Thread.sleep(2);
+                            inside.decrementAndGet();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            return;
+                        }
+                    }
+                }, threads));
+            }
+            try {
+                CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(50, TimeUnit.SECONDS);
+            } finally {
+                threads.shutdownNow();
+            }
+            assertEquals(32, tokens.size());
+            for (int i = 1; i < tokens.size(); i++) {
+                assertTrue(tokens.get(i) > tokens.get(i - 1), "tokens in lock order rise: " + tokens);
+            }
+        }
+    }
+
     @Test
     void aLockHeldElsewhereIsNotTakenAndNoTokenIsInForce() throws Exception {
         try (FencedLockRegistry a = SpringIntegrationExample.registry(db.fencingUrl(), Duration.ofSeconds(10));
