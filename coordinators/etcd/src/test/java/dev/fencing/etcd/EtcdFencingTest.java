@@ -137,6 +137,43 @@ class EtcdFencingTest {
         db.close();
     }
 
+    /**
+     * What breaks the token: a cluster whose revision went back (rebuilt empty here; restored from an older snapshot
+     * without --bump-revision likewise). Its holders' tokens are below the database's mark: refused, nothing written.
+     */
+    @Test
+    void aClusterRebuiltEmptyHandsOutTokensBelowTheMarkWhichAreRefused() throws Exception {
+        Db db = new Db();
+        try {
+            try (Client a = client()) {
+                for (int i = 0; i < 20; i++) {                   // the first cluster's revision moves on
+                    a.getKVClient().put(ByteSequence.from("fencing-test/filler", UTF_8),
+                            ByteSequence.from(Integer.toString(i), UTF_8)).get();
+                }
+                long lease = a.getLeaseClient().grant(30).get().getID();
+                LockResponse locked = a.getLockClient().lock(ByteSequence.from("locks/rebuilt", UTF_8), lease).get();
+                try (Fencing.Scope scope = EtcdFencing.scope(a, locked, lease, "orders")) {
+                    db.write("old cluster");
+                }
+            }
+            long mark = db.mark("orders");
+            try (EtcdServer rebuilt = EtcdServer.start();
+                 Client b = Client.builder().endpoints(rebuilt.endpoint()).build()) {
+                long lease = b.getLeaseClient().grant(30).get().getID();
+                LockResponse locked = b.getLockClient().lock(ByteSequence.from("locks/rebuilt", UTF_8), lease).get();
+                EtcdLease held = EtcdFencing.lease(b, locked, lease, "orders");
+                assertTrue(held.token() < mark, "the rebuilt cluster's token " + held.token() + " < mark " + mark);
+                try (Fencing.Scope scope = held.scope()) {
+                    SQLException refused = assertThrows(SQLException.class, () -> db.write("new cluster"));
+                    assertEquals(FencingSqlState.STALE_TOKEN, refused.getSQLState(), refused.getMessage());
+                }
+            }
+            assertEquals(List.of("old cluster"), db.rows());
+        } finally {
+            db.close();
+        }
+    }
+
     @Test
     void noTokenWithoutTheLock() throws Exception {
         try (Client a = client()) {
@@ -144,6 +181,9 @@ class EtcdFencingTest {
             LockResponse locked = a.getLockClient().lock(ByteSequence.from("locks/none", UTF_8), lease).get();
             EtcdLease held = EtcdFencing.lease(a, locked, lease, "orders");
             assertTrue(held.token() > 0 && held.token() <= held.readRevision(), held.toString());
+            LockResponse again = a.getLockClient().lock(ByteSequence.from("locks/none", UTF_8), lease)
+                    .get(10, TimeUnit.SECONDS);                    // the same lease again: its own key, its token
+            assertEquals(held.token(), EtcdFencing.lease(a, again, lease, "orders").token());
             long other = a.getLeaseClient().grant(30).get().getID();
             assertThrows(LockLostException.class, () -> EtcdFencing.lease(a, locked, other, "orders"),
                     "the key is not attached to another lease");
