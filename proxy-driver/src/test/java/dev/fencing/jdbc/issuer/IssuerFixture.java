@@ -54,8 +54,14 @@ final class IssuerFixture implements AutoCloseable {
         return List.of("--url", raw, "--epoch-table", epoch, "--lease-table", lease);
     }
 
-    /** Writes one row through the fencing driver with {@code token}; throws the refusal if refused. */
+    /**
+     * Writes one row through the fencing driver with {@code token}; throws the refusal if refused. A resource without
+     * a lease is an external coordinator's: declared first, as its operator would (SPEC C11).
+     */
     void write(String resource, long token, String writer) throws SQLException {
+        try (TokenIssuer issuer = issuer()) {
+            issuer.declare(List.of(resource));
+        }
         try (Connection c = DriverManager.getConnection(fenced("fencing.resource=" + resource, "fencing.token=" + token));
              PreparedStatement ps = c.prepareStatement("INSERT INTO " + data + " (token, seq, writer) VALUES (?, 0, ?)")) {
             ps.setLong(1, token);
