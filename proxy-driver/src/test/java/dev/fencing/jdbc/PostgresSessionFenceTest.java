@@ -356,7 +356,8 @@ class PostgresSessionFenceTest {
                         + " END $$",
                 "GRANT pg_signal_backend TO fencing_test_signal",
                 "GRANT USAGE ON SCHEMA " + name + " TO fencing_test_plain, fencing_test_signal",
-                "GRANT ALL ON " + data + ", " + epoch + ", " + epoch + "_session TO fencing_test_plain, fencing_test_signal");
+                "GRANT ALL ON " + data + ", " + epoch + ", " + epoch + "_session TO fencing_test_plain, fencing_test_signal",
+                "GRANT SELECT ON " + epoch + "_resource TO fencing_test_plain, fencing_test_signal");
     }
 
     @Test

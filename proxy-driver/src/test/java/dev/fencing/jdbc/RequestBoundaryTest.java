@@ -17,7 +17,7 @@ class RequestBoundaryTest {
         String raw = TestDatabase.H2.rawUrl();
         TestDatabase.exec(raw, "CREATE TABLE boundary (n INT)", "INSERT INTO boundary VALUES (0)");
         try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.schema=create",
-                "fencing.resource=configured")); Statement s = c.createStatement()) {
+                "fencing.resource=configured", "fencing.resources=any")); Statement s = c.createStatement()) {
             FencedConnection fenced = c.unwrap(FencedConnection.class);
             fenced.setFencingToken(3);
             fenced.setFencingResource("borrowed");

@@ -94,7 +94,8 @@ public final class ResourceTableSql {
      */
     public String known() {
         return "SELECT 1 FROM " + oneRowSource() + " WHERE EXISTS (SELECT 1 FROM " + table + " WHERE resource "
-                + dialect.op("=") + " ?) OR EXISTS (SELECT 1 FROM " + epoch + " WHERE resource " + dialect.op("=") + " ?)";
+                + dialect.op("=") + " ?) OR EXISTS (SELECT 1 FROM " + epoch + " WHERE resource " + dialect.op("=") + " ?)"
+                + dialect.oneRow();
     }
 
     /** The names of every known resource here and in the epoch table (at most 1,000), for a refusal's suggestions. */

@@ -172,6 +172,12 @@ public final class EpochSchema {
         if (present) {
             try (Statement statement = raw.createStatement()) {
                 statement.executeQuery(sql.validateTable()).close();
+            } catch (SQLException e) {
+                SQLException unreadable = Settings.configuration("the resource table " + sql.table() + " cannot be read"
+                        + " as (resource, table_schema, table_name): " + Refusals.firstLine(e.getMessage()) + ". The"
+                        + " driver's role needs SELECT on it (docs/resources.md); " + REMEDY);
+                unreadable.initCause(e);
+                throw unreadable;
             }
         }
         return present;

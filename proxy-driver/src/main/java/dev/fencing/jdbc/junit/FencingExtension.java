@@ -100,6 +100,8 @@ public final class FencingExtension implements BeforeAllCallback, AfterAllCallba
                     + resource + " and " + token + (token <= 0 ? "" : ": " + ResourceName.problem(resource)));
         }
         this.resource = resource;
+        // the data source's own resource too, so the connection that prepares the epoch table declares it (SPEC C11)
+        dataSource.set(FencingProperty.RESOURCE, resource);
         this.token = token;
         return this;
     }

@@ -40,6 +40,8 @@ class SqlCommandTest {
         try {
             Result init = run(concat(List.of("init", "--lease-table", lease), db));
             assertEquals(0, init.code(), init.err());
+            Result declared = run(concat(List.of("declare", "--lease-table", lease, resource), db));
+            assertEquals(0, declared.code(), declared.err());
 
             Path script = Files.createTempFile("fencing-sql", ".sql");
             Files.writeString(script, "-- the job\nCREATE TABLE " + table + " (id INT PRIMARY KEY, v INT NOT NULL,"
