@@ -2,6 +2,7 @@ package dev.fencing.jdbc.guard;
 
 import dev.fencing.jdbc.audit.FenceMetrics;
 import dev.fencing.jdbc.audit.Refusals;
+import dev.fencing.jdbc.audit.SqlStates;
 import dev.fencing.jdbc.config.TokenResolver;
 import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencingRefusedException;
@@ -206,8 +207,12 @@ public final class EpochGuard {
         throw Refusals.closedForNewToken(resource, held, token);
     }
 
-    /** Under the session fence: registers for the token in force, if there is one, before a statement that reads. */
-    public void registerForRead(TokenResolver tokens) {
+    /**
+     * Under the session fence: registers for the token in force, if there is one, before a statement that reads.
+     * Nothing is refused here; only a lost connection is thrown, as it happened (the statement could not run anyway,
+     * and the caller must learn why rather than meet a closed connection afterwards).
+     */
+    public void registerForRead(TokenResolver tokens) throws SQLException {
         if (sessions == null) {
             return;
         }
@@ -218,6 +223,9 @@ public final class EpochGuard {
             }
             sessions.registerForRead(resource, tokens.token(resource));
         } catch (SQLException noTokenOrNoRegistration) {
+            if (SqlStates.isConnectionFailure(noTokenOrNoRegistration)) {
+                throw noTokenOrNoRegistration;
+            }
             // a read needs neither: its writes will be guarded statement by statement, or register later
         }
     }
@@ -243,6 +251,7 @@ public final class EpochGuard {
         } else {
             raw.setAutoCommit(false);
         }
+        Throwable failed = null;
         try {
             if (!bySql && readOnly != null && !admission.callerAskedReadOnly()) {
                 transactionControl().execute(readOnly.readWriteTransaction());
@@ -261,6 +270,7 @@ public final class EpochGuard {
             }
             return result;
         } catch (SQLException | RuntimeException | Error failure) {
+            failed = failure;
             try {
                 if (bySql) {
                     transactionControl().execute("ROLLBACK AND NO CHAIN NO RELEASE");
@@ -274,7 +284,7 @@ public final class EpochGuard {
         } finally {
             pendingMarks.clear();
             if (!bySql) {
-                raw.setAutoCommit(true);
+                AutoCommitRestore.restore(raw, true, failed);
             }
         }
     }

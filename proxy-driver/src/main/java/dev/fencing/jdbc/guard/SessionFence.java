@@ -78,6 +78,7 @@ final class SessionFence {
         if (autoCommit) {
             raw.setAutoCommit(false);
         }
+        Throwable failed = null;
         try {
             if (readOnly != null) {
                 try (java.sql.Statement readWrite = raw.createStatement()) {
@@ -96,6 +97,7 @@ final class SessionFence {
             }
             return outcome;
         } catch (SQLException | RuntimeException | Error failure) {
+            failed = failure;
             try {
                 raw.rollback();
             } catch (SQLException rollbackFailure) {
@@ -109,7 +111,7 @@ final class SessionFence {
             throw failure;
         } finally {
             if (autoCommit) {
-                raw.setAutoCommit(true);
+                AutoCommitRestore.restore(raw, true, failed);
             }
         }
     }

@@ -352,9 +352,10 @@ final class FencedExecution {
     /**
      * Before a statement that needs no token: under the session fence, a session with a token but no
      * registration registers when the server has no transaction open, so that the writes of a transaction that
-     * starts with a read go untouched too. Nothing is refused here: a read needs no token.
+     * starts with a read go untouched too. Nothing is refused here: a read needs no token (a lost connection is
+     * thrown as it happened).
      */
-    void beforeRead() {
+    void beforeRead() throws SQLException {
         if (sessionGuard) {
             guard.registerForRead(tokens);
         }
