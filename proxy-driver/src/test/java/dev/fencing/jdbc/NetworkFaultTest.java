@@ -178,10 +178,6 @@ abstract class NetworkFaultTest {
     }
 
     static void assertUnknownOutcome(SQLException e) {
-        System.err.println("FAULT-SEEN " + e.getSQLState() + " " + e.getClass().getSimpleName() + ": " + e.getMessage()
-                + (e.getSuppressed().length > 0 ? " suppressed " + java.util.Arrays.toString(e.getSuppressed()) : "")
-                + " at " + java.util.Arrays.stream(e.getStackTrace()).filter(f -> f.getClassName().startsWith("dev.fencing"))
-                .limit(4).map(Object::toString).toList());
         assertTrue(e.getSQLState() != null && e.getSQLState().startsWith("08"),
                 () -> "expected an 08xxx connection failure (outcome unknown), got " + e.getSQLState() + ": " + e);
         assertFalse(e instanceof FencingRefusedException, () -> "a lost answer is no refusal: " + e);
@@ -298,7 +294,6 @@ abstract class NetworkFaultTest {
         }
         Thread.sleep(500);
         long landed = rows("hung");
-        System.err.println("FAULT-SEEN held write landed after the caller's timeout: " + landed);
         assertTrue(landed <= 1, "at most once, found " + landed);
     }
 
@@ -316,6 +311,36 @@ abstract class NetworkFaultTest {
             link.reset();
         }
         Thread.sleep(500);
+        assertEquals(0, rows("hung"));
+    }
+
+    /**
+     * The guard waits on the server (another session holds the epoch row's exclusive lock, as an epoch change does
+     * while it commits): the caller's query timeout bounds the whole fenced statement, guard included, and nothing
+     * is written.
+     */
+    @Test
+    void guardBlockedOnTheServerIsBoundedByTheQueryTimeout() throws Exception {
+        try (Connection c = direct(1); Connection locker = DriverManager.getConnection(raw)) {
+            assertEquals(1, write(c, "warmup", 1));
+            locker.setAutoCommit(false);
+            try (Statement s = locker.createStatement()) {
+                s.executeQuery("SELECT epoch FROM " + epoch + " WHERE resource = '" + resource + "' FOR UPDATE").close();
+            }
+            long started = System.nanoTime();
+            SQLException e;
+            try (Statement s = c.createStatement()) {
+                s.setQueryTimeout(2);
+                Future<Integer> written = threads.submit(
+                        () -> s.executeUpdate("INSERT INTO " + log + " (writer, token) VALUES ('hung', 1)"));
+                e = failure(written);
+            } finally {
+                locker.rollback();
+            }
+            long tookMs = (System.nanoTime() - started) / 1_000_000;
+            assertTrue(tookMs < 10_000, "bounded by the 2 s query timeout, took " + tookMs + " ms");
+            assertFalse(e instanceof FencingRefusedException, e::toString);
+        }
         assertEquals(0, rows("hung"));
     }
 

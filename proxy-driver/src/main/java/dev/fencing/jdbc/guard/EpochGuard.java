@@ -65,6 +65,8 @@ public final class EpochGuard {
     /** Marks the current transaction has locked at, per resource: committed marks once it commits. */
     private final Map<String, Long> pendingMarks = new HashMap<>(4);
     private PreparedStatement lockAtLeast;
+    /** The query timeout of the call the guard runs now, in seconds (0: none), given to each of its statements. */
+    private int queryTimeout;
     /** {@link EpochSql#lockMark()} behind PostgreSQL's {@code SET TRANSACTION READ WRITE}, resource as a literal. */
     private dev.fencing.sql.GuardedSql lockMarkAfterLead;
     private PreparedStatement advance;
@@ -118,13 +120,34 @@ public final class EpochGuard {
         return sql;
     }
 
+    /** {@link #run(String, long, int, boolean, boolean, Call)} without a query timeout. */
+    public <T> T run(String resource, long token, boolean prefixable, boolean repeatable, Call<T> call) throws SQLException {
+        return run(resource, token, 0, prefixable, repeatable, call);
+    }
+
     /**
      * Runs {@code call} fenced for {@code resource} at {@code token}; refuses a stale token with nothing changed.
      *
+     * @param queryTimeout the caller's query timeout in seconds (0: none): each statement the guard sends for this
+     *                     call (its locking read, its advance) is bounded by it, as the caller's own statement is, so a
+     *                     guard that waits on the server (an epoch row locked by a hand-over) ends when the caller's
+     *                     timeout says, not when the server's lock wait does (found with a fault test on MariaDB)
      * @param prefixable whether the call can send the guard ahead of its text ({@link Call#withGuard})
      * @param repeatable whether the call can be sent a second time after its guard failed (no stream parameters)
      */
-    public <T> T run(String resource, long token, boolean prefixable, boolean repeatable, Call<T> call) throws SQLException {
+    public <T> T run(String resource, long token, int queryTimeout, boolean prefixable, boolean repeatable,
+                     Call<T> call) throws SQLException {
+        int outer = this.queryTimeout;
+        this.queryTimeout = Math.max(0, queryTimeout);
+        try {
+            return runTimed(resource, token, prefixable, repeatable, call);
+        } finally {
+            this.queryTimeout = outer;
+        }
+    }
+
+    private <T> T runTimed(String resource, long token, boolean prefixable, boolean repeatable, Call<T> call)
+            throws SQLException {
         if (sessions != null && sessionCovers(resource, token)) {
             return call.untouched();
         }
@@ -355,7 +378,7 @@ public final class EpochGuard {
             }
         }
         for (int attempt = 0; attempt < 8; attempt++) {
-            PreparedStatement read = lockAtLeastStatement();
+            PreparedStatement read = timed(lockAtLeastStatement());
             read.setString(1, resource);
             read.setLong(2, token);
             try (ResultSet rs = read.executeQuery()) {
@@ -443,7 +466,7 @@ public final class EpochGuard {
 
     private boolean raise(String resource, long token) throws SQLException {
         if (sql.advance() != null) {
-            PreparedStatement upsert = advanceStatement();
+            PreparedStatement upsert = timed(advanceStatement());
             upsert.setString(1, resource);
             upsert.setLong(2, token);
             if (upsert.executeUpdate() == 1) {
@@ -451,7 +474,7 @@ public final class EpochGuard {
             }
             throw Refusals.stale(resource, token, readMark(resource));
         }
-        try (PreparedStatement raise = raw.prepareStatement(sql.raise())) {
+        try (PreparedStatement raise = timed(raw.prepareStatement(sql.raise()))) {
             raise.setLong(1, token);
             raise.setString(2, resource);
             raise.setLong(3, token);
@@ -459,7 +482,7 @@ public final class EpochGuard {
                 return true;
             }
         }
-        try (PreparedStatement insert = raw.prepareStatement(sql.insertFirst())) {
+        try (PreparedStatement insert = timed(raw.prepareStatement(sql.insertFirst()))) {
             insert.setString(1, resource);
             insert.setLong(2, token);
             return insert.executeUpdate() == 1;
@@ -474,6 +497,12 @@ public final class EpochGuard {
     /** The resource's mark as committed now (0 when it has none), read without a lock. */
     public long readMark(String resource) throws SQLException {
         return EpochAdvance.readMark(raw, sql, resource);
+    }
+
+    /** {@code statement} with the query timeout of the call the guard runs now. */
+    private <S extends Statement> S timed(S statement) throws SQLException {
+        statement.setQueryTimeout(queryTimeout);
+        return statement;
     }
 
     private PreparedStatement lockAtLeastStatement() throws SQLException {

@@ -54,6 +54,9 @@ final class FencedExecution {
         default boolean repeatable() {
             return true;
         }
+
+        /** The caller's query timeout of this statement in seconds (0: none), which bounds the guard's statements too. */
+        int queryTimeout() throws SQLException;
     }
 
     /**
@@ -238,7 +241,7 @@ final class FencedExecution {
 
     /** A mutation's way through the guard: the guard ahead of its text where it can carry it, else after the lock. */
     private Object guarded(String sql, boolean prefixable, Send send) throws SQLException {
-        return fence(sql, prefixable, send.repeatable(), new EpochGuard.Call<>() {
+        return fence(sql, prefixable, send.repeatable(), send.queryTimeout(), new EpochGuard.Call<>() {
             @Override
             public Object withGuard(String resource, long token, long nonce) throws SQLException {
                 return send.withGuardAhead(new GuardAhead(prefixGuard, resource, token, nonce));
@@ -269,6 +272,11 @@ final class FencedExecution {
             @Override
             public boolean canCarryGuard() {
                 return prefixable;
+            }
+
+            @Override
+            public int queryTimeout() throws SQLException {
+                return statement.getQueryTimeout();
             }
         };
     }
@@ -305,9 +313,10 @@ final class FencedExecution {
 
     /**
      * Runs a batch, fenced when any of its statements needs the guard: untouched, after the guard has locked the
-     * epoch row. The caller empties its batch afterwards, whatever happened.
+     * epoch row. The caller empties its batch afterwards, whatever happened. {@code queryTimeout}: the caller's, in
+     * seconds, which bounds the guard's statements too.
      */
-    <T> T batch(Batch batch, Action<T> run) throws SQLException {
+    <T> T batch(Batch batch, int queryTimeout, Action<T> run) throws SQLException {
         if (!batch.needsGuard) {
             admission.beforeStatement(tokens);
             try {
@@ -320,26 +329,29 @@ final class FencedExecution {
         if (router.commitsBetween(batch.size, batch.mayEndTransaction)) {
             refusals.refuse(Refusals.batchMayEndTransaction(), texts);
         }
-        return afterLock(texts, run);
+        return afterLock(texts, queryTimeout, run);
     }
 
-    /** Runs a write that cannot carry the guard (a batch, a row change) untouched, after the guard has locked. */
-    <T> T afterLock(String statement, Action<T> action) throws SQLException {
-        return fence(statement, false, true, untouched(action));
+    /**
+     * Runs a write that cannot carry the guard (a batch, a row change) untouched, after the guard has locked; the
+     * caller's {@code queryTimeout} (seconds, 0: none) bounds the guard's statements too.
+     */
+    <T> T afterLock(String statement, int queryTimeout, Action<T> action) throws SQLException {
+        return fence(statement, false, true, queryTimeout, untouched(action));
     }
 
     /**
      * Runs a mutation fenced with the token in force: the guard protocol, or the refusal of a missing, invalid or
      * stale token, which in audit mode runs {@code call} untouched instead.
      */
-    private <T> T fence(String sql, boolean prefixable, boolean repeatable, EpochGuard.Call<T> call)
+    private <T> T fence(String sql, boolean prefixable, boolean repeatable, int queryTimeout, EpochGuard.Call<T> call)
             throws SQLException {
         String resource = tokens.resource();
         try {
             admission.beforeStatement(tokens);
             admission.requireAdmittedTransaction(tokens);
             long token = tokens.token(resource);
-            T result = guard.run(resource, token, prefixable, repeatable, call);
+            T result = guard.run(resource, token, queryTimeout, prefixable, repeatable, call);
             FenceMetrics.of(resource).guarded(token);
             return result;
         } catch (FencingRefusedException refusal) {
