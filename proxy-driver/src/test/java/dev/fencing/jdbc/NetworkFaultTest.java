@@ -315,6 +315,32 @@ abstract class NetworkFaultTest {
     }
 
     /**
+     * A query timeout is no bound on a network that stops answering: the server ends the statement when it is told
+     * to (pgjdbc's cancel on a connection of its own, MariaDB's {@code max_statement_time}), but that answer is lost
+     * too; the socket timeout ends the wait, with 08xxx.
+     */
+    @Test
+    void queryTimeoutAloneDoesNotEndANetworkHang() throws Exception {
+        try (Connection c = proxied(1, socketTimeout(4000))) {
+            assertEquals(1, write(c, "warmup", 1));
+            FaultProxy.Link link = proxy.last();
+            long started;
+            SQLException e;
+            try (Statement s = c.createStatement()) {
+                s.setQueryTimeout(1);
+                link.blackhole();
+                started = System.nanoTime();
+                e = assertThrows(SQLException.class,
+                        () -> s.executeUpdate("INSERT INTO " + log + " (writer, token) VALUES ('hung', 1)"));
+            }
+            long tookMs = (System.nanoTime() - started) / 1_000_000;
+            assertUnknownOutcome(e);
+            assertTrue(tookMs >= 3_000, "the 4 s socket timeout ended it, not the 1 s query timeout: " + tookMs + " ms");
+            link.reset();
+        }
+    }
+
+    /**
      * The guard waits on the server (another session holds the epoch row's exclusive lock, as an epoch change does
      * while it commits): the caller's query timeout bounds the whole fenced statement, guard included, and nothing
      * is written.
