@@ -91,6 +91,18 @@ class FaultProxyTest {
     }
 
     @Test
+    void delayHoldsEachChunkBackThatLong() throws Exception {
+        send("a");
+        assertEquals("a", answer(1));
+        proxy.last().delay(200);
+        long started = System.nanoTime();
+        send("b");
+        assertEquals("b", answer(1));
+        long tookMs = (System.nanoTime() - started) / 1_000_000;
+        assertTrue(tookMs >= 380, "200 ms each way, took " + tookMs + " ms");
+    }
+
+    @Test
     void holdKeepsBytesUntilHealed() throws Exception {
         send("a");
         assertEquals("a", answer(1));
