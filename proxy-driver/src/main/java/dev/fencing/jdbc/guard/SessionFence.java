@@ -105,7 +105,9 @@ final class SessionFence {
             }
             if (failure instanceof SQLException e && SqlStates.LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
                 // The epoch row stayed locked (an epoch change under way, or a lock someone holds): the statement
-                // guard takes over for this statement, with the caller's own timeout and cancel.
+                // guard takes over for this statement, with the caller's own timeout and cancel. Nothing failed
+                // then, so a failure to restore auto-commit is thrown.
+                failed = null;
                 return null;
             }
             throw failure;
