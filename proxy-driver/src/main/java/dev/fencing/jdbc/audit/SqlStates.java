@@ -50,6 +50,15 @@ public final class SqlStates {
     public static final String DEADLOCK = "40P01";
 
     /**
+     * Whether the connection to the server failed (SQLState class {@code 08}, any driver): what was on its way may or
+     * may not have reached the server, so the failure must reach the caller as it is, never be taken for a "no".
+     */
+    public static boolean isConnectionFailure(java.sql.SQLException e) {
+        String state = e.getSQLState();
+        return state != null && state.startsWith("08");
+    }
+
+    /**
      * Whether DDL failed only because another session changed the same catalog object at the same moment (two
      * {@code CREATE OR REPLACE FUNCTION} of one function): running it again succeeds.
      */

@@ -2,6 +2,7 @@ package dev.fencing.jdbc.guard;
 
 import dev.fencing.jdbc.audit.FenceMetrics;
 import dev.fencing.jdbc.audit.Refusals;
+import dev.fencing.jdbc.audit.SqlStates;
 import dev.fencing.jdbc.config.TokenResolver;
 import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencingRefusedException;
@@ -66,6 +67,8 @@ public final class EpochGuard {
     /** Marks the current transaction has locked at, per resource: committed marks once it commits. */
     private final Map<String, Long> pendingMarks = new HashMap<>(4);
     private PreparedStatement lockAtLeast;
+    /** The query timeout of the call the guard runs now, in seconds (0: none), given to each of its statements. */
+    private int queryTimeout;
     /** {@link EpochSql#lockMark()} behind PostgreSQL's {@code SET TRANSACTION READ WRITE}, resource as a literal. */
     private dev.fencing.sql.GuardedSql lockMarkAfterLead;
     private PreparedStatement advance;
@@ -122,13 +125,34 @@ public final class EpochGuard {
         return sql;
     }
 
+    /** {@link #run(String, long, int, boolean, boolean, Call)} without a query timeout. */
+    public <T> T run(String resource, long token, boolean prefixable, boolean repeatable, Call<T> call) throws SQLException {
+        return run(resource, token, 0, prefixable, repeatable, call);
+    }
+
     /**
      * Runs {@code call} fenced for {@code resource} at {@code token}; refuses a stale token with nothing changed.
      *
+     * @param queryTimeout the caller's query timeout in seconds (0: none): each statement the guard sends for this
+     *                     call (its locking read, its advance) is bounded by it, as the caller's own statement is, so a
+     *                     guard that waits on the server (an epoch row locked by a hand-over) ends when the caller's
+     *                     timeout says, not when the server's lock wait does (found with a fault test on MariaDB)
      * @param prefixable whether the call can send the guard ahead of its text ({@link Call#withGuard})
      * @param repeatable whether the call can be sent a second time after its guard failed (no stream parameters)
      */
-    public <T> T run(String resource, long token, boolean prefixable, boolean repeatable, Call<T> call) throws SQLException {
+    public <T> T run(String resource, long token, int queryTimeout, boolean prefixable, boolean repeatable,
+                     Call<T> call) throws SQLException {
+        int outer = this.queryTimeout;
+        this.queryTimeout = Math.max(0, queryTimeout);
+        try {
+            return runTimed(resource, token, prefixable, repeatable, call);
+        } finally {
+            this.queryTimeout = outer;
+        }
+    }
+
+    private <T> T runTimed(String resource, long token, boolean prefixable, boolean repeatable, Call<T> call)
+            throws SQLException {
         if (sessions != null && sessionCovers(resource, token)) {
             return call.untouched();
         }
@@ -192,7 +216,18 @@ public final class EpochGuard {
      * writers taking the same resources never wait on each other in a cycle, in the caller's transaction or in one of
      * the driver's; a session the session fence registered at a resource's token needs no lock for it.
      */
-    public <T> T runForAll(java.util.SortedMap<String, Long> marks, Call<T> call) throws SQLException {
+    public <T> T runForAll(java.util.SortedMap<String, Long> marks, int queryTimeout, Call<T> call)
+            throws SQLException {
+        int outer = this.queryTimeout;
+        this.queryTimeout = Math.max(0, queryTimeout);
+        try {
+            return runForAllTimed(marks, call);
+        } finally {
+            this.queryTimeout = outer;
+        }
+    }
+
+    private <T> T runForAllTimed(java.util.SortedMap<String, Long> marks, Call<T> call) throws SQLException {
         java.util.SortedMap<String, Long> locks = new java.util.TreeMap<>();
         for (Map.Entry<String, Long> mark : marks.entrySet()) {
             if (sessions == null || !sessionCovers(mark.getKey(), mark.getValue())) {
@@ -240,8 +275,12 @@ public final class EpochGuard {
         throw Refusals.closedForNewToken(resource, held, token);
     }
 
-    /** Under the session fence: registers for the token in force, if there is one, before a statement that reads. */
-    public void registerForRead(TokenResolver tokens) {
+    /**
+     * Under the session fence: registers for the token in force, if there is one, before a statement that reads.
+     * Nothing is refused here; only a lost connection is thrown, as it happened (the statement could not run anyway,
+     * and the caller must learn why rather than meet a closed connection afterwards).
+     */
+    public void registerForRead(TokenResolver tokens) throws SQLException {
         if (sessions == null) {
             return;
         }
@@ -252,6 +291,9 @@ public final class EpochGuard {
             }
             sessions.registerForRead(resource, tokens.token(resource));
         } catch (SQLException noTokenOrNoRegistration) {
+            if (SqlStates.isConnectionFailure(noTokenOrNoRegistration)) {
+                throw noTokenOrNoRegistration;
+            }
             // a read needs neither: its writes will be guarded statement by statement, or register later
         }
     }
@@ -286,6 +328,7 @@ public final class EpochGuard {
         } else {
             raw.setAutoCommit(false);
         }
+        Throwable failed = null;
         try {
             if (!bySql && readOnly != null && !admission.callerAskedReadOnly()) {
                 transactionControl().execute(readOnly.readWriteTransaction());
@@ -308,6 +351,7 @@ public final class EpochGuard {
             committedMarks.putAll(marks);
             return result;
         } catch (SQLException | RuntimeException | Error failure) {
+            failed = failure;
             try {
                 if (bySql) {
                     transactionControl().execute("ROLLBACK AND NO CHAIN NO RELEASE");
@@ -321,7 +365,7 @@ public final class EpochGuard {
         } finally {
             pendingMarks.clear();
             if (!bySql) {
-                raw.setAutoCommit(true);
+                AutoCommitRestore.restore(raw, true, failed);
             }
         }
     }
@@ -390,7 +434,7 @@ public final class EpochGuard {
             }
         }
         for (int attempt = 0; attempt < 8; attempt++) {
-            PreparedStatement read = lockAtLeastStatement();
+            PreparedStatement read = timed(lockAtLeastStatement());
             read.setString(1, resource);
             read.setLong(2, token);
             try (ResultSet rs = read.executeQuery()) {
@@ -487,7 +531,7 @@ public final class EpochGuard {
 
     private boolean raise(String resource, long token) throws SQLException {
         if (sql.advance() != null) {
-            PreparedStatement upsert = advanceStatement();
+            PreparedStatement upsert = timed(advanceStatement());
             upsert.setString(1, resource);
             upsert.setLong(2, token);
             if (upsert.executeUpdate() == 1) {
@@ -495,7 +539,7 @@ public final class EpochGuard {
             }
             throw Refusals.stale(resource, token, readMark(resource));
         }
-        try (PreparedStatement raise = raw.prepareStatement(sql.raise())) {
+        try (PreparedStatement raise = timed(raw.prepareStatement(sql.raise()))) {
             raise.setLong(1, token);
             raise.setString(2, resource);
             raise.setLong(3, token);
@@ -503,7 +547,7 @@ public final class EpochGuard {
                 return true;
             }
         }
-        try (PreparedStatement insert = raw.prepareStatement(sql.insertFirst())) {
+        try (PreparedStatement insert = timed(raw.prepareStatement(sql.insertFirst()))) {
             insert.setString(1, resource);
             insert.setLong(2, token);
             return insert.executeUpdate() == 1;
@@ -518,6 +562,12 @@ public final class EpochGuard {
     /** The resource's mark as committed now (0 when it has none), read without a lock. */
     public long readMark(String resource) throws SQLException {
         return EpochAdvance.readMark(raw, sql, resource);
+    }
+
+    /** {@code statement} with the query timeout of the call the guard runs now. */
+    private <S extends Statement> S timed(S statement) throws SQLException {
+        statement.setQueryTimeout(queryTimeout);
+        return statement;
     }
 
     private PreparedStatement lockAtLeastStatement() throws SQLException {

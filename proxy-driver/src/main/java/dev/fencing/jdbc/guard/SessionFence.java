@@ -78,6 +78,7 @@ final class SessionFence {
         if (autoCommit) {
             raw.setAutoCommit(false);
         }
+        Throwable failed = null;
         try {
             if (readOnly != null) {
                 try (java.sql.Statement readWrite = raw.createStatement()) {
@@ -96,6 +97,7 @@ final class SessionFence {
             }
             return outcome;
         } catch (SQLException | RuntimeException | Error failure) {
+            failed = failure;
             try {
                 raw.rollback();
             } catch (SQLException rollbackFailure) {
@@ -103,13 +105,15 @@ final class SessionFence {
             }
             if (failure instanceof SQLException e && SqlStates.LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
                 // The epoch row stayed locked (an epoch change under way, or a lock someone holds): the statement
-                // guard takes over for this statement, with the caller's own timeout and cancel.
+                // guard takes over for this statement, with the caller's own timeout and cancel. Nothing failed
+                // then, so a failure to restore auto-commit is thrown.
+                failed = null;
                 return null;
             }
             throw failure;
         } finally {
             if (autoCommit) {
-                raw.setAutoCommit(true);
+                AutoCommitRestore.restore(raw, true, failed);
             }
         }
     }

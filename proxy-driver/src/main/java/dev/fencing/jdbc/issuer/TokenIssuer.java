@@ -1,6 +1,7 @@
 package dev.fencing.jdbc.issuer;
 
 import dev.fencing.jdbc.FencingSqlState;
+import dev.fencing.jdbc.guard.AutoCommitRestore;
 import dev.fencing.jdbc.audit.SqlStates;
 import dev.fencing.jdbc.config.Settings;
 import dev.fencing.sql.Dialect;
@@ -198,9 +199,13 @@ public final class TokenIssuer implements AutoCloseable {
             rows.connection().setAutoCommit(true);
             try {
                 extended = rows.extend(lease.resource(), lease.holder(), lease.token(), ttlMillis);
-            } finally {
-                rows.connection().setAutoCommit(false);
+            } catch (SQLException | RuntimeException | Error failure) {
+                // a connection lost while extending: the extension's own error (outcome unknown), not the closed
+                // connection's at restoring the mode after it
+                AutoCommitRestore.restore(rows.connection(), false, failure);
+                throw failure;
             }
+            AutoCommitRestore.restore(rows.connection(), false, null);
             if (!extended) {
                 throw rows.lost(lease);
             }

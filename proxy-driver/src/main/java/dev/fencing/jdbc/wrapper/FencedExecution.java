@@ -54,6 +54,9 @@ final class FencedExecution {
         default boolean repeatable() {
             return true;
         }
+
+        /** The caller's query timeout of this statement in seconds (0: none), which bounds the guard's statements too. */
+        int queryTimeout() throws SQLException;
     }
 
     /**
@@ -242,7 +245,7 @@ final class FencedExecution {
 
     /** A mutation's way through the guard: the guard ahead of its text where it can carry it, else after the lock. */
     private Object guarded(String sql, Analysis analysis, boolean prefixable, Send send) throws SQLException {
-        return fence(sql, List.of(analysis), prefixable, send.repeatable(), new EpochGuard.Call<>() {
+        return fence(sql, List.of(analysis), prefixable, send.repeatable(), send.queryTimeout(), new EpochGuard.Call<>() {
             @Override
             public Object withGuard(String resource, long token, long nonce) throws SQLException {
                 return send.withGuardAhead(new GuardAhead(prefixGuard, resource, token, nonce));
@@ -273,6 +276,11 @@ final class FencedExecution {
             @Override
             public boolean canCarryGuard() {
                 return prefixable;
+            }
+
+            @Override
+            public int queryTimeout() throws SQLException {
+                return statement.getQueryTimeout();
             }
         };
     }
@@ -309,9 +317,10 @@ final class FencedExecution {
 
     /**
      * Runs a batch, fenced when any of its statements needs the guard: untouched, after the guard has locked the
-     * epoch row. The caller empties its batch afterwards, whatever happened.
+     * epoch row. The caller empties its batch afterwards, whatever happened. {@code queryTimeout}: the caller's, in
+     * seconds, which bounds the guard's statements too.
      */
-    <T> T batch(Batch batch, Action<T> run) throws SQLException {
+    <T> T batch(Batch batch, int queryTimeout, Action<T> run) throws SQLException {
         if (!batch.needsGuard) {
             admission.beforeStatement(tokens);
             try {
@@ -324,23 +333,25 @@ final class FencedExecution {
         if (router.commitsBetween(batch.size, batch.mayEndTransaction)) {
             refusals.refuse(Refusals.batchMayEndTransaction(), texts);
         }
-        return fence(texts, batch.guarded, false, true, untouched(run));
+        return fence(texts, batch.guarded, false, true, queryTimeout, untouched(run));
     }
 
     /**
      * Runs a write that cannot carry the guard untouched, after the guard has locked: a text of a prepared statement's
      * query-string method ({@code analysis}), or a result set's row change ({@code null}: the driver cannot name the
-     * table, so every mapped resource's token is needed where tables are mapped).
+     * table, so every mapped resource's token is needed where tables are mapped). The caller's {@code queryTimeout}
+     * (seconds, 0: none) bounds the guard's statements too.
      */
-    <T> T afterLock(String statement, Analysis analysis, Action<T> action) throws SQLException {
-        return fence(statement, java.util.Collections.singletonList(analysis), false, true, untouched(action));
+    <T> T afterLock(String statement, Analysis analysis, int queryTimeout, Action<T> action) throws SQLException {
+        return fence(statement, java.util.Collections.singletonList(analysis), false, true, queryTimeout,
+                untouched(action));
     }
 
     /**
      * Runs a mutation fenced with the token in force: the guard protocol, or the refusal of a missing, invalid or
      * stale token, which in audit mode runs {@code call} untouched instead.
      */
-    private <T> T fence(String sql, List<Analysis> writes, boolean prefixable, boolean repeatable,
+    private <T> T fence(String sql, List<Analysis> writes, boolean prefixable, boolean repeatable, int queryTimeout,
                         EpochGuard.Call<T> call) throws SQLException {
         String primary = tokens.resource();
         try {
@@ -350,7 +361,7 @@ final class FencedExecution {
             if (resources.size() == 1) {
                 String resource = resources.iterator().next();
                 long token = resource.equals(primary) ? tokens.token(resource) : mappedToken(resource);
-                T result = guard.run(resource, token, prefixable, repeatable, call);
+                T result = guard.run(resource, token, queryTimeout, prefixable, repeatable, call);
                 FenceMetrics.of(resource).guarded(token);
                 return result;
             }
@@ -358,7 +369,7 @@ final class FencedExecution {
             for (String resource : resources) {
                 marks.put(resource, resource.equals(primary) ? tokens.token(resource) : mappedToken(resource));
             }
-            T result = guard.runForAll(marks, call);
+            T result = guard.runForAll(marks, queryTimeout, call);
             marks.forEach((resource, token) -> FenceMetrics.of(resource).guarded(token));
             return result;
         } catch (FencingRefusedException refusal) {
@@ -380,9 +391,10 @@ final class FencedExecution {
     /**
      * Before a statement that needs no token: under the session fence, a session with a token but no
      * registration registers when the server has no transaction open, so that the writes of a transaction that
-     * starts with a read go untouched too. Nothing is refused here: a read needs no token.
+     * starts with a read go untouched too. Nothing is refused here: a read needs no token (a lost connection is
+     * thrown as it happened).
      */
-    void beforeRead() {
+    void beforeRead() throws SQLException {
         if (sessionGuard) {
             guard.registerForRead(tokens);
         }

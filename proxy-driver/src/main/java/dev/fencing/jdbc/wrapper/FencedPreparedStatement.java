@@ -134,6 +134,11 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
         public boolean repeatable() {
             return !bindings.hasStreams();
         }
+
+        @Override
+        public int queryTimeout() throws SQLException {
+            return getQueryTimeout();
+        }
     }
 
     @Override
@@ -180,7 +185,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
         PreparedStatement untouched = form(Form.UNTOUCHED);
         current = untouched;
         try {
-            return connection.execution().batch(batch, () -> large ? untouched.executeLargeBatch()
+            return connection.execution().batch(batch, untouched.getQueryTimeout(), () -> large ? untouched.executeLargeBatch()
                     : untouched.executeBatch());
         } finally {
             batch.clear();
@@ -325,7 +330,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
         if (connection.router().route(sql, text) != StatementRouter.Route.GUARD) {
             return exec.run(raw, sql, keys);
         }
-        return connection.execution().afterLock(sql, text, () -> exec.run(raw, sql, keys));
+        return connection.execution().afterLock(sql, text, raw.getQueryTimeout(), () -> exec.run(raw, sql, keys));
     }
 
     /** Refused by the fence: a driver that queued the text would run it with the batch, unanalysed. */

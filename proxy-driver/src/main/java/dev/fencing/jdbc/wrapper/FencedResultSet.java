@@ -34,9 +34,14 @@ final class FencedResultSet extends PassThroughResultSet {
         return owner;
     }
 
+    /** The query timeout of the statement that made this result set, which bounds a row change's guard too. */
+    private int queryTimeout() throws SQLException {
+        return owner == null ? 0 : owner.getQueryTimeout();
+    }
+
     @Override
     public void insertRow() throws SQLException {
-        connection.execution().afterLock(ROW_CHANGE, null, () -> {
+        connection.execution().afterLock(ROW_CHANGE, null, queryTimeout(), () -> {
             delegate.insertRow();
             return Boolean.TRUE;
         });
@@ -44,7 +49,7 @@ final class FencedResultSet extends PassThroughResultSet {
 
     @Override
     public void updateRow() throws SQLException {
-        connection.execution().afterLock(ROW_CHANGE, null, () -> {
+        connection.execution().afterLock(ROW_CHANGE, null, queryTimeout(), () -> {
             delegate.updateRow();
             return Boolean.TRUE;
         });
@@ -52,7 +57,7 @@ final class FencedResultSet extends PassThroughResultSet {
 
     @Override
     public void deleteRow() throws SQLException {
-        connection.execution().afterLock(ROW_CHANGE, null, () -> {
+        connection.execution().afterLock(ROW_CHANGE, null, queryTimeout(), () -> {
             delegate.deleteRow();
             return Boolean.TRUE;
         });

@@ -58,7 +58,7 @@ final class FencedStatement extends FencedStatementBase {
     Object runBatch(boolean large) throws SQLException {
         resultFromDatabase();
         try {
-            return connection.execution().batch(batch, () -> large ? delegate.executeLargeBatch()
+            return connection.execution().batch(batch, delegate.getQueryTimeout(), () -> large ? delegate.executeLargeBatch()
                     : delegate.executeBatch());
         } finally {
             batch.clear();

@@ -63,6 +63,11 @@ class FencedExecutionTest {
         public boolean canCarryGuard() {
             return false;
         }
+
+        @Override
+        public int queryTimeout() {
+            return 0;
+        }
     }
 
     private Object run(String sql, Send send) throws SQLException {
@@ -122,14 +127,14 @@ class FencedExecutionTest {
         String read = "SELECT 1";
         batch.add(read, router.analyze(read), router.routeInBatch(read, router.analyze(read)));
         int[] ran = new int[1];
-        execution.batch(batch, () -> ++ran[0]);
+        execution.batch(batch, 0, () -> ++ran[0]);
         assertEquals(1, ran[0]);
         String write = "UPDATE acct SET balance = 3";
         batch.add(write, router.analyze(write), router.routeInBatch(write, router.analyze(write)));
-        assertThrows(FencingRefusedException.class, () -> execution.batch(batch, () -> ++ran[0]));
+        assertThrows(FencingRefusedException.class, () -> execution.batch(batch, 0, () -> ++ran[0]));
         assertEquals(1, ran[0], "the refused batch did not run");
         connection.setFencingToken(2);
-        execution.batch(batch, () -> ++ran[0]);
+        execution.batch(batch, 0, () -> ++ran[0]);
         assertEquals(2, ran[0]);
     }
 
@@ -144,10 +149,10 @@ class FencedExecutionTest {
     @Test
     void aRowChangeRunsAfterTheLockOnlyWithACurrentToken_C5() throws SQLException {
         int[] ran = new int[1];
-        assertThrows(FencingRefusedException.class, () -> execution.afterLock("row change", null, () -> ++ran[0]));
+        assertThrows(FencingRefusedException.class, () -> execution.afterLock("row change", null, 0, () -> ++ran[0]));
         assertEquals(0, ran[0]);
         connection.setFencingToken(3);
-        execution.afterLock("row change", null, () -> ++ran[0]);
+        execution.afterLock("row change", null, 0, () -> ++ran[0]);
         assertEquals(1, ran[0]);
         assertEquals(3, connection.readHighWaterMark(connection.getFencingResource()));
     }
