@@ -276,6 +276,53 @@ abstract class ResourceMapTest {
     }
 
     @Test
+    void aDataChangeCallingAFunctionThatMayWriteNeedsEveryMappedResource_C11() throws SQLException {
+        if (database() == TestDatabase.H2) {
+            return; // H2 refuses the Java functions that could write through the session
+        }
+        String function = name + "_bump";
+        TestDatabase.exec(raw, "INSERT INTO " + billing + " VALUES (1, 0)", "INSERT INTO " + reports + " VALUES (1, 0)");
+        TestDatabase.exec(raw, database() == TestDatabase.POSTGRESQL
+                ? "CREATE FUNCTION " + function + "() RETURNS int LANGUAGE sql AS 'UPDATE " + billing
+                        + " SET v = v + 1000 RETURNING 0'"
+                : "CREATE FUNCTION " + function + "() RETURNS INT MODIFIES SQL DATA BEGIN UPDATE " + billing
+                        + " SET v = v + 1000; RETURN 0; END");
+        try (Connection c = fenced("jobs"); Fencing.Scope ignored = Fencing.scope("jobs", 1).with("reports", 1)) {
+            for (String sql : List.of("UPDATE " + reports + " SET v = " + function + "()",
+                    "INSERT INTO " + unmapped + " VALUES (1, " + function + "())",
+                    "DELETE FROM " + unmapped + " WHERE " + function + "() = 1")) {
+                SQLException refused = assertThrows(SQLException.class, () -> write(c, sql), sql);
+                assertEquals(FencingSqlState.INVALID_TOKEN, state(refused), refused.getMessage());
+                assertTrue(refused.getMessage().contains("'billing'"), refused.getMessage());
+            }
+        }
+        assertEquals(0, rows(billing + " WHERE v >= 1000"), "the function wrote billing's table without its token");
+    }
+
+    @Test
+    void aBatchThatMovesTheSearchPathBeforeItsWritesNeedsEveryMappedResource_C11() throws SQLException {
+        if (database() != TestDatabase.POSTGRESQL) {
+            return; // H2 and MariaDB refuse a batch mixing settings and writes
+        }
+        String mapped = name + "_m";
+        String free = name + "_f";
+        TestDatabase.exec(raw, "CREATE SCHEMA " + mapped, "CREATE SCHEMA " + free,
+                "CREATE TABLE " + mapped + ".item (id INT PRIMARY KEY, v INT)",
+                "CREATE TABLE " + free + ".item (id INT PRIMARY KEY, v INT)",
+                "INSERT INTO " + mapped + ".item VALUES (1, 0)", "INSERT INTO " + free + ".item VALUES (1, 0)");
+        cli(0, "map", mapped + ".item", "--resource", "reports");
+        try (Connection c = fenced("jobs"); Fencing.Scope ignored = Fencing.scope("jobs", 1);
+             Statement s = c.createStatement()) {
+            write(c, "SET search_path TO " + free);
+            s.addBatch("SET search_path TO " + mapped);
+            s.addBatch("UPDATE item SET v = 42");
+            SQLException refused = assertThrows(SQLException.class, s::executeBatch);
+            assertEquals(FencingSqlState.INVALID_TOKEN, state(refused), refused.getMessage());
+        }
+        assertEquals(0, rows(mapped + ".item WHERE v = 42"), "the batch wrote the mapped table without its token");
+    }
+
+    @Test
     void ownersOfDifferentResourcesWriteConcurrentlyWithoutWaitingOnEachOther_C11() throws Exception {
         ExecutorService other = Executors.newSingleThreadExecutor();
         try (Connection a = fenced("jobs"); Fencing.Scope ignored = Fencing.scope("billing", 1)) {

@@ -333,7 +333,14 @@ final class FencedExecution {
         if (router.commitsBetween(batch.size, batch.mayEndTransaction)) {
             refusals.refuse(Refusals.batchMayEndTransaction(), texts);
         }
-        return fence(texts, batch.guarded, false, true, queryTimeout, untouched(run));
+        List<Analysis> writes = batch.guarded;
+        if (batch.notOnlyWrites || batch.writesWithoutToken) {
+            // a setting or read between the writes may move what their names mean before they run (a search_path
+            // set in the batch, found by review): the writes cannot be named, so every mapped resource is needed
+            writes = new java.util.ArrayList<>(batch.guarded);
+            writes.add(null);
+        }
+        return fence(texts, writes, false, true, queryTimeout, untouched(run));
     }
 
     /**
