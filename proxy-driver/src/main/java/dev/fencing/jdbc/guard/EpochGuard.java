@@ -424,11 +424,12 @@ public final class EpochGuard {
 
     private void lockUntimed(String resource, long token) throws SQLException {
         boolean lockedBefore = knownCurrent(resource, token) || Long.valueOf(token).equals(pendingMarks.get(resource));
-        if (sql.readMarkBeforeLocking() && !lockedBefore && readMark(resource) < token) {
+        long unlockedMark = sql.readMarkBeforeLocking() && !lockedBefore ? readMark(resource) : Long.MAX_VALUE;
+        if (unlockedMark < token) {
             // InnoDB: a shared lock taken by a locking read that found the mark lower would deadlock the advance
             // against another first writer of the epoch (EpochSql#readMarkBeforeLocking); advance straight away.
             beforeAdvance(resource, token);
-            if (advance(resource, token)) {
+            if (unlockedMark == 0 ? insertFirstOrAdvance(resource, token) : advance(resource, token)) {
                 pendingMarks.put(resource, token);
                 return;
             }
@@ -527,6 +528,30 @@ public final class EpochGuard {
             return BoundedAdvance.run(raw, sql, resource, token, () -> raise(resource, token));
         }
         return raise(resource, token);
+    }
+
+    /**
+     * InnoDB, a resource without a row yet: the row is inserted first, since an {@code UPDATE} that finds no row locks
+     * the gap where it would be, to the end of the transaction, and would make the first writers of other new resources
+     * wait for this one (found by the resource map's test of two owners). A row inserted meanwhile by another session
+     * is raised as usual.
+     */
+    private boolean insertFirstOrAdvance(String resource, long token) throws SQLException {
+        if (sql.advance() != null) {
+            return advance(resource, token);
+        }
+        try (PreparedStatement insert = timed(raw.prepareStatement(sql.insertFirst()))) {
+            insert.setString(1, resource);
+            insert.setLong(2, token);
+            if (insert.executeUpdate() == 1) {
+                return true;
+            }
+        } catch (SQLException e) {
+            if (e.getSQLState() == null || !e.getSQLState().startsWith("23")) {
+                throw e;
+            }
+        }
+        return advance(resource, token);
     }
 
     private boolean raise(String resource, long token) throws SQLException {

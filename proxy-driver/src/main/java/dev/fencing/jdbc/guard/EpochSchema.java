@@ -262,11 +262,24 @@ public final class EpochSchema {
      */
     public static void createShared(Connection raw, Dialect dialect, List<String> statements, boolean autoCommit)
             throws SQLException {
-        SQLException failure = dialect == Dialect.POSTGRESQL ? createSerialized(raw, statements, autoCommit)
-                : create(raw, statements, autoCommit);
-        if (failure != null) {
-            throw failure;
+        SQLException failure = null;
+        for (int attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {
+            failure = dialect == Dialect.POSTGRESQL ? createSerialized(raw, statements, autoCommit)
+                    : create(raw, statements, autoCommit);
+            if (failure == null) {
+                return;
+            }
+            if (!SqlStates.isConcurrentCatalogChange(failure)) {
+                break; // a session outside the lock (an older driver) replacing the same function: tried again
+            }
+            try {
+                Thread.sleep(20L * attempt);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
         }
+        throw failure;
     }
 
     /** How often {@link #createRacing} runs the statements when another session's DDL got in the way. */
