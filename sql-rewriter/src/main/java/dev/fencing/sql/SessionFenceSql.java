@@ -34,6 +34,18 @@ public final class SessionFenceSql {
      */
     public static final String LOCK_WAIT = "SELECT pg_catalog.set_config('lock_timeout', '1000', true)";
 
+    /**
+     * Sent first in a registration's transaction, before anything that takes a snapshot: the registration runs at READ
+     * COMMITTED whatever the session's default is ({@code default_transaction_isolation}, or pgjdbc's
+     * {@code setTransactionIsolation}, which sets it for the session). At REPEATABLE READ or SERIALIZABLE, registrations
+     * that took their snapshots before one of them bumped the generation row failed with 40001 on their own bump
+     * (three of four BenchBase SmallBank connections, issue 22); at READ COMMITTED each waits for the row and bumps its
+     * newest version. Safety does not rest on the registration's level: its mark is read under a {@code FOR SHARE}
+     * lock (the newest committed version, after a raise holding the row ended), and a raise at any level either waits
+     * for that lock and then sees the row, or fails on the generation row (see the class comment).
+     */
+    public static final String REGISTRATION_ISOLATION = "SET TRANSACTION ISOLATION LEVEL READ COMMITTED";
+
     /** How long a hand-over waits for one old session to end before it fails, in milliseconds. */
     public static final int END_SESSION_TIMEOUT_MS = 10_000;
 
