@@ -88,12 +88,18 @@ final class FencedExecution {
         private boolean notOnlyWrites;
         private int size;
         private boolean mayEndTransaction;
-        /** The batch's mutation texts, distinct, for the audit report. */
-        private final Set<String> texts = new LinkedHashSet<>();
+        /**
+         * The batch's mutation texts, distinct, for the audit report; made at the first guarded one (most statements
+         * never batch, and every prepared statement has a batch).
+         */
+        private Set<String> texts;
 
         void add(String sql, Analysis analysis, StatementRouter.Route route) {
             if (route == StatementRouter.Route.GUARD) {
                 needsGuard = true;
+                if (texts == null) {
+                    texts = new LinkedHashSet<>();
+                }
                 texts.add(sql);
             } else if (analysis.kind() == StatementKind.MUTATION) {
                 writesWithoutToken = true;
@@ -118,7 +124,9 @@ final class FencedExecution {
             notOnlyWrites = false;
             size = 0;
             mayEndTransaction = false;
-            texts.clear();
+            if (texts != null) {
+                texts.clear();
+            }
         }
     }
 
@@ -316,7 +324,7 @@ final class FencedExecution {
                 throw admission.explain(failure, tokens);
             }
         }
-        String texts = String.join(";\n", batch.texts);
+        String texts = batch.texts == null ? "" : String.join(";\n", batch.texts);
         if (router.commitsBetween(batch.size, batch.mayEndTransaction)) {
             refusals.refuse(Refusals.batchMayEndTransaction(), texts);
         }
