@@ -40,6 +40,20 @@ public interface FenceMXBean {
      */
     long getEpochLockWaitNanos();
 
+    /**
+     * Under the session fence ({@code fencing.guard=session}): server sessions registered as holders of a token (one
+     * per connection and token); their writes then go to the server untouched.
+     */
+    long getSessionRegistrations();
+
+    /**
+     * Under the session fence: idle points at which a connection's registration failed for a transient reason
+     * (serialization failure, deadlock, the epoch row held past the registration's one-second wait) even after its
+     * retries, so the statement guard served its writes instead; the connection tries again at a later idle point.
+     * Rising while {@link #getSessionRegistrations()} does not means the fast path is not serving.
+     */
+    long getSessionFallbacks();
+
     /** The highest high-water mark this JVM has seen for the resource: its guarded tokens and refusals' marks; 0 before any. */
     long getCurrentMark();
 }

@@ -32,6 +32,8 @@ public final class FenceMetrics implements FenceMXBean {
     private final LongAdder advances = new LongAdder();
     private final LongAdder epochLocks = new LongAdder();
     private final LongAdder epochLockNanos = new LongAdder();
+    private final LongAdder sessionRegistrations = new LongAdder();
+    private final LongAdder sessionFallbacks = new LongAdder();
     /** The highest mark seen; 0 before any. */
     private final AtomicLong mark = new AtomicLong();
 
@@ -146,6 +148,36 @@ public final class FenceMetrics implements FenceMXBean {
     }
 
     /**
+     * The session fence registered a connection's server session at {@code token}; {@code failuresBefore}: idle points
+     * in a row at which its registration had failed (then the return to the fast path is logged too).
+     */
+    public void sessionRegistered(long token, int failuresBefore) {
+        sessionRegistrations.increment();
+        if (failuresBefore > 0) {
+            LOG.log(System.Logger.Level.INFO, "fencing: resource ''{0}'': the session fence registered a connection at"
+                    + " token {1} after {2} failed attempt(s); its writes go untouched again", resource,
+                    Long.toString(token), Integer.toString(failuresBefore));
+        }
+    }
+
+    /**
+     * The session fence gave up registering a connection at {@code token} at one idle point, for a transient
+     * {@code cause}: the statement guard serves its writes until a later idle point, {@code retryMillis} from now at
+     * the earliest, registers it. Counted every time; logged at the first of a run of failures ({@code failures} 1),
+     * so that the fast path cannot disappear unnoticed, nor flood the log.
+     */
+    public void sessionFellBack(long token, java.sql.SQLException cause, int failures, long retryMillis) {
+        sessionFallbacks.increment();
+        if (failures == 1) {
+            LOG.log(System.Logger.Level.WARNING, "fencing: resource ''{0}'': the session fence could not register a"
+                            + " connection at token {1} (sqlState={2}: {3}); the statement guard serves its writes"
+                            + " until a registration at a later idle point succeeds (next try in {4} ms)", resource,
+                    Long.toString(token), cause == null ? "none" : cause.getSQLState(),
+                    cause == null ? "" : cause.getMessage(), Long.toString(retryMillis));
+        }
+    }
+
+    /**
      * A refusal of a statement (its shape, without values); {@code refused}: thrown, otherwise run unguarded in
      * audit mode.
      */
@@ -209,6 +241,16 @@ public final class FenceMetrics implements FenceMXBean {
     long refusals(String sqlState) {
         LongAdder count = refusals.get(sqlState);
         return count == null ? 0 : count.sum();
+    }
+
+    @Override
+    public long getSessionRegistrations() {
+        return sessionRegistrations.sum();
+    }
+
+    @Override
+    public long getSessionFallbacks() {
+        return sessionFallbacks.sum();
     }
 
     @Override

@@ -56,6 +56,12 @@ public final class MicrometerMeters {
                 .description("statements of the fence's own that locked the epoch row or raised the mark, and the"
                         + " time they took (mostly waiting for the lock)")
                 .tag("resource", resource).register(registry);
+        FunctionCounter.builder("fencing.session.registrations", metrics, FenceMetrics::getSessionRegistrations)
+                .description("server sessions the session fence registered").tag("resource", resource)
+                .register(registry);
+        FunctionCounter.builder("fencing.session.fallbacks", metrics, FenceMetrics::getSessionFallbacks)
+                .description("idle points at which a session-fence registration failed for a transient reason and"
+                        + " the statement guard served instead").tag("resource", resource).register(registry);
         Gauge.builder("fencing.epoch.mark", metrics, FenceMetrics::getCurrentMark)
                 .description("the highest high-water mark this JVM has seen").tag("resource", resource)
                 .register(registry);

@@ -1,8 +1,8 @@
 package dev.fencing.jdbc.guard;
 
-import dev.fencing.jdbc.audit.SqlStates;
-
+import dev.fencing.jdbc.audit.FenceMetrics;
 import dev.fencing.jdbc.audit.Refusals;
+import dev.fencing.jdbc.audit.SqlStates;
 import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencingSqlState;
 import dev.fencing.sql.ReadOnlySql;
@@ -14,6 +14,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The session fence of one PostgreSQL connection ({@code fencing.guard=session}): registers the server session as
@@ -26,6 +28,9 @@ import java.util.Map;
  * that outlives its truth would need a dead session, which runs nothing.
  */
 final class SessionFence {
+    /** How many times one idle point runs a registration that failed for a transient reason. */
+    static final int ATTEMPTS = 3;
+
     /** What a registration attempt found. */
     enum Outcome {
         /** The mark equals the token: the session is registered and its mutations at that token go untouched. */
@@ -42,8 +47,12 @@ final class SessionFence {
     private final Admission admission;
     /** The token this session is registered at, per resource, as committed on the server. */
     private final Map<String, Long> registered = new HashMap<>(4);
-    /** The token a read last tried to register at, per resource: a read tries each token once. */
+    /** The token a read last found not to be the mark, per resource: a read asks about each token once. */
     private final Map<String, Long> triedForRead = new HashMap<>(4);
+    /** Idle points in a row at which a registration failed for a transient reason; 0 after one that did not. */
+    private int failures;
+    /** When ({@link System#nanoTime()}) the next idle point may try again after such a failure. */
+    private long retryAt;
 
     SessionFence(Connection raw, SessionFenceSql sql, SessionProbe probe, ReadOnlySql readOnly, Admission admission) {
         this.raw = raw;
@@ -65,8 +74,17 @@ final class SessionFence {
 
     /**
      * Registers the session at {@code token} when the server has no transaction open on it (so nothing of the
-     * caller's can be in the registration's transaction); {@code null} when it has one, or when the epoch row stayed
-     * locked for {@link SessionFenceSql#LOCK_WAIT}'s time (the statement guard then serves the statement).
+     * caller's can be in the registration's transaction); {@code null} when it has one, or when the registration
+     * failed for a transient reason (the statement guard then serves the statement, and a later idle point tries
+     * again).
+     *
+     * <p>The registration runs at READ COMMITTED ({@link SessionFenceSql#REGISTRATION_ISOLATION}), so concurrent
+     * registrations of one resource only wait for each other. One that still fails for a transient reason
+     * (serialization failure, deadlock: {@link #transientFailure}) is rolled back and run again at once, up to
+     * {@link #ATTEMPTS} times; one whose epoch row stayed locked for {@link SessionFenceSql#LOCK_WAIT}'s second (an
+     * epoch change under way) is not, it has waited its bound. Given up, the connection says so (a log line at the
+     * first failure of a run of them, and {@code SessionFallbacks} in its resource's metrics) and tries again at its
+     * next idle point once {@link #retryDelayNanos} has passed, never giving up for its life.
      *
      * @throws dev.fencing.jdbc.FencingRefusedException when the mark is above the token (stale)
      */
@@ -74,16 +92,74 @@ final class SessionFence {
         if (!probe.serverIdle()) {
             return null;
         }
+        if (failures > 0 && System.nanoTime() - retryAt < 0) {
+            return null; // a transient failure a moment ago: the statement guard serves until the next try
+        }
+        SQLException last = null;
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            try {
+                Outcome outcome = registerOnce(resource, token);
+                if (outcome == Outcome.REGISTERED) {
+                    FenceMetrics.of(resource).sessionRegistered(token, failures);
+                }
+                failures = 0;
+                return outcome;
+            } catch (SQLException failure) {
+                if (!transientFailure(failure)) {
+                    throw failure;
+                }
+                last = failure;
+                if (SqlStates.LOCK_NOT_AVAILABLE.equals(failure.getSQLState())) {
+                    break; // it waited its second for the epoch row: an epoch change is under way, try later
+                }
+                if (attempt < ATTEMPTS) {
+                    pause(attempt);
+                }
+            }
+        }
+        failures++;
+        long delay = retryDelayNanos(failures);
+        retryAt = System.nanoTime() + delay;
+        FenceMetrics.of(resource).sessionFellBack(token, last, failures, delay / 1_000_000);
+        return null;
+    }
+
+    /** A registration's transaction rolled back for a reason that running it again may not meet. */
+    static boolean transientFailure(SQLException failure) {
+        String state = failure.getSQLState();
+        return SqlStates.SERIALIZATION_FAILURE.equals(state) || SqlStates.DEADLOCK.equals(state)
+                || SqlStates.LOCK_NOT_AVAILABLE.equals(state);
+    }
+
+    /**
+     * How long after the {@code failures}-th failed idle point in a row the next one tries again: 100 ms, doubling,
+     * at most 10 s (a registration that waits a second for a held epoch row at every idle point would slow the
+     * caller's reads; the statement guard is safe meanwhile).
+     */
+    static long retryDelayNanos(int failures) {
+        return TimeUnit.MILLISECONDS.toNanos(Math.min(100L << Math.min(failures - 1, 10), 10_000L));
+    }
+
+    private static void pause(int attempt) {
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(1, 5L * attempt + 1));
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One registration in a transaction of its own, committed or rolled back before it returns. */
+    private Outcome registerOnce(String resource, long token) throws SQLException {
         boolean autoCommit = raw.getAutoCommit();
         if (autoCommit) {
             raw.setAutoCommit(false);
         }
         Throwable failed = null;
         try {
-            if (readOnly != null) {
-                try (java.sql.Statement readWrite = raw.createStatement()) {
-                    readWrite.execute(readOnly.readWriteTransaction());
-                }
+            try (java.sql.Statement start = raw.createStatement()) {
+                // READ COMMITTED whatever the caller's default; read-write in a read-only session (SPEC C10)
+                start.execute(SessionFenceSql.REGISTRATION_ISOLATION
+                        + (readOnly != null ? "; " + readOnly.readWriteTransaction() : ""));
             }
             Outcome outcome = register(resource, token);
             if (outcome == Outcome.REGISTERED) {
@@ -103,13 +179,6 @@ final class SessionFence {
             } catch (SQLException rollbackFailure) {
                 failure.addSuppressed(rollbackFailure);
             }
-            if (failure instanceof SQLException e && SqlStates.LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
-                // The epoch row stayed locked (an epoch change under way, or a lock someone holds): the statement
-                // guard takes over for this statement, with the caller's own timeout and cancel. Nothing failed
-                // then, so a failure to restore auto-commit is thrown.
-                failed = null;
-                return null;
-            }
             throw failure;
         } finally {
             if (autoCommit) {
@@ -119,8 +188,9 @@ final class SessionFence {
     }
 
     /**
-     * Before a read: registers at {@code token} when not registered and the server is idle, once per token (a
-     * mark that is not the token is left to the next write, which advances it or is refused).
+     * Before a read: registers at {@code token} when not registered and the server is idle. A mark that is not the
+     * token is left to the next write (which advances it or is refused): a read asks about each token once. A
+     * registration that failed for a transient reason is tried again at a later idle point.
      */
     void registerForRead(String resource, long token) throws SQLException {
         if (registered.containsKey(resource)) {
@@ -133,8 +203,16 @@ final class SessionFence {
         if (!probe.serverIdle()) {
             return;
         }
-        triedForRead.put(resource, token);
-        registerIfIdle(resource, token);
+        Outcome outcome;
+        try {
+            outcome = registerIfIdle(resource, token);
+        } catch (SQLException refused) {
+            triedForRead.put(resource, token);
+            throw refused;
+        }
+        if (outcome == Outcome.BEHIND) {
+            triedForRead.put(resource, token);
+        }
     }
 
     private Outcome register(String resource, long token) throws SQLException {

@@ -91,14 +91,21 @@ final class FencedExecution {
         private boolean notOnlyWrites;
         private int size;
         private boolean mayEndTransaction;
-        /** The batch's mutation texts, distinct, for the audit report. */
-        private final Set<String> texts = new LinkedHashSet<>();
+        /**
+         * The batch's mutation texts, distinct, for the audit report; made at the first guarded one (most statements
+         * never batch, and every prepared statement has a batch).
+         */
+        private Set<String> texts;
         /** What each guarded statement of the batch writes: the resources the batch needs tokens for. */
-        private final List<Analysis> guarded = new java.util.ArrayList<>();
+        private List<Analysis> guarded;
 
         void add(String sql, Analysis analysis, StatementRouter.Route route) {
             if (route == StatementRouter.Route.GUARD) {
                 needsGuard = true;
+                if (texts == null) {
+                    texts = new LinkedHashSet<>();
+                    guarded = new java.util.ArrayList<>();
+                }
                 texts.add(sql);
                 guarded.add(analysis);
             } else if (analysis.kind() == StatementKind.MUTATION) {
@@ -124,8 +131,10 @@ final class FencedExecution {
             notOnlyWrites = false;
             size = 0;
             mayEndTransaction = false;
-            texts.clear();
-            guarded.clear();
+            if (texts != null) {
+                texts.clear();
+                guarded.clear();
+            }
         }
     }
 
@@ -329,7 +338,7 @@ final class FencedExecution {
                 throw admission.explain(failure, tokens);
             }
         }
-        String texts = String.join(";\n", batch.texts);
+        String texts = batch.texts == null ? "" : String.join(";\n", batch.texts);
         if (router.commitsBetween(batch.size, batch.mayEndTransaction)) {
             refusals.refuse(Refusals.batchMayEndTransaction(), texts);
         }

@@ -37,7 +37,8 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
     private final boolean prefixable;
     private final ParameterBindings bindings = new ParameterBindings();
     private final PreparedStatement[] forms = new PreparedStatement[Form.values().length];
-    private final List<Option> options = new ArrayList<>(2);
+    /** The caller's options, replayed on every form; empty (no array yet) until the first. */
+    private final List<Option> options = new ArrayList<>();
     private Statement current;
     private boolean closed;
     private final FencedExecution.Batch batch = new FencedExecution.Batch();
