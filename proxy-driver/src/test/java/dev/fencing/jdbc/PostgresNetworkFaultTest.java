@@ -144,6 +144,7 @@ class PostgresNetworkFaultTest extends NetworkFaultTest {
                 assertEquals("on", rs.getString(2));
             }
             locker.rollback();
+            Thread.sleep(300); // a failed registration is tried again at an idle point at least 100 ms later
             assertEquals(1, write(c, "after", 1));
             assertEquals(1, registrations(1));
         }
@@ -163,7 +164,8 @@ class PostgresNetworkFaultTest extends NetworkFaultTest {
         }
         try (Connection c = session(1, true)) {
             FaultProxy.Link link = proxy.last();
-            link.blackholeAfterRequestContaining("COMMIT");
+            // the COMMIT itself, its text ended by pgjdbc's NUL (not the registration's "READ COMMITTED")
+            link.blackholeAfterRequestContaining("COMMIT\u0000");
             Future<Integer> written = threads.submit(() -> write(c, "lost", 1));
             assertTrue(link.awaitBlackholed(PATIENCE_MS));
             long deadline = System.currentTimeMillis() + PATIENCE_MS;
