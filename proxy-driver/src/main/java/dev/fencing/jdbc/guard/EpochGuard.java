@@ -472,6 +472,15 @@ public final class EpochGuard {
      *                      TRANSACTION READ WRITE}, one round trip for both), or {@code null}
      */
     void admit(String resource, long token, String readWriteLead) throws SQLException {
+        if (sql.readMarkBeforeLocking() && readMark(resource) == 0) {
+            // InnoDB, no row yet: a locking read that finds none locks the gap where it would be, to the end of the
+            // transaction, and every other new resource's first mark would wait for it; the row is made instead
+            if (readWriteLead != null) {
+                transactionControl().execute(readWriteLead);
+            }
+            lock(resource, token);
+            return;
+        }
         long mark = lockedMark(resource, readWriteLead);
         if (mark < 0) {
             lock(resource, token); // no row yet: the first acquisition creates it
