@@ -506,6 +506,15 @@ public final class Admission {
     }
 
     /**
+     * After a caller's statement (or batch, or commit) that failed: the underlying driver's view of the transaction
+     * is not confirmed by the server's reply, so the next question about it asks the server
+     * ({@link SessionProbe#afterFailure()}).
+     */
+    public void afterFailure() {
+        probe.afterFailure();
+    }
+
+    /**
      * After a caller's statement that succeeded: the session's read-only default set back at once where the server
      * reports it changed (a {@code set_config} in a function), so that no transaction opened next, by whatever path
      * (a metadata call, a {@code COMMIT} and the next statement), starts read-write (found by review).

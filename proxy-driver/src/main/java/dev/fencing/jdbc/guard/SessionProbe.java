@@ -31,6 +31,13 @@ public final class SessionProbe {
     private final Method statusMethod;
     private final Kind kind;
     private PreparedStatement inTransactionQuery;
+    /**
+     * Whether a statement failed since the flags were last read from a reply: an error packet carries no status
+     * flags, and MariaDB Connector/J then marks the session in a transaction whatever the server's state (measured
+     * with 3.5.7: 16386 before a failed {@code SELECT nosuchcol} in auto-commit, 16387 after it), while MySQL
+     * Connector/J keeps the flags of the reply before, which a deadlock's rollback made wrong.
+     */
+    private boolean flagsStale;
 
     private enum Kind { PGJDBC, STATUS_FLAGS, ASK_SERVER, AUTO_COMMIT_ONLY }
 
@@ -155,7 +162,27 @@ public final class SessionProbe {
         }
     }
 
+    /**
+     * Tells the probe that a statement on the session failed: the next question about the transaction asks the
+     * server once (whose reply sets the connector's flags again) instead of believing flags no reply confirmed.
+     * Found by issue 23: after a failed read, the next auto-commit write was taken for one inside a transaction
+     * that began without a token, and refused.
+     */
+    void afterFailure() {
+        flagsStale = kind == Kind.STATUS_FLAGS;
+    }
+
     private Object invoke() throws SQLException {
+        if (flagsStale) {
+            // Any reply with a status sets the connector's flags; this one is read to its end, so its last packet does.
+            try (Statement s = raw.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT @@in_transaction" + Dialect.MARIADB.oneRow())) {
+                while (rs.next()) {
+                    rs.getInt(1);
+                }
+            }
+            flagsStale = false;
+        }
         try {
             return statusMethod.invoke(source);
         } catch (IllegalAccessException | InvocationTargetException e) {

@@ -155,7 +155,13 @@ final class FencedExecution {
      * transaction control untouched, a {@code SET fencing.*} here without the database, a mutation fenced.
      */
     Object run(StatementRouter.Route route, String sql, Analysis analysis, Exec exec, Send send) throws SQLException {
-        Object result = runRoute(route, sql, analysis, exec, send);
+        Object result;
+        try {
+            result = runRoute(route, sql, analysis, exec, send);
+        } catch (SQLException | RuntimeException failure) {
+            admission.afterFailure();
+            throw failure;
+        }
         admission.afterStatement();
         return result;
     }
@@ -308,6 +314,15 @@ final class FencedExecution {
      * epoch row. The caller empties its batch afterwards, whatever happened.
      */
     <T> T batch(Batch batch, Action<T> run) throws SQLException {
+        try {
+            return runBatch(batch, run);
+        } catch (SQLException | RuntimeException failure) {
+            admission.afterFailure();
+            throw failure;
+        }
+    }
+
+    private <T> T runBatch(Batch batch, Action<T> run) throws SQLException {
         if (!batch.needsGuard) {
             admission.beforeStatement(tokens);
             try {

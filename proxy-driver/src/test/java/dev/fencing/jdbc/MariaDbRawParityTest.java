@@ -1,0 +1,139 @@
+package dev.fencing.jdbc;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * On MariaDB through MariaDB Connector/J (the twin class: MySQL Connector/J), with the server as judge: what a
+ * fenced connection holding a current token leaves behind each statement is what the raw driver leaves (issue 23).
+ */
+@RequiresMariaDb
+class MariaDbRawParityTest {
+    static final long TOKEN = 3;
+    String raw;
+    String table;
+    String resource;
+
+    TestDatabase database() {
+        return TestDatabase.MARIADB;
+    }
+
+    @BeforeEach
+    void createData() throws SQLException {
+        raw = database().rawUrl();
+        table = TestDatabase.unique("parity");
+        resource = TestDatabase.unique("res");
+        TestDatabase.exec(raw, "CREATE TABLE " + table + " (id INT PRIMARY KEY, v INT NOT NULL)",
+                "INSERT INTO " + table + " VALUES (1, 100), (2, 200)");
+    }
+
+    @AfterEach
+    void dropData() throws SQLException {
+        TestDatabase.exec(raw, "DROP TABLE IF EXISTS " + table);
+    }
+
+    Connection owner() throws SQLException {
+        return TestDatabase.fencedAt(TOKEN, raw, "fencing.schema=create", "fencing.resource=" + resource);
+    }
+
+    int value(int id) throws SQLException {
+        try (Connection judge = DriverManager.getConnection(raw); Statement s = judge.createStatement();
+             ResultSet rs = s.executeQuery("SELECT v FROM " + table + " WHERE id = " + id)) {
+            assertTrue(rs.next());
+            return rs.getInt(1);
+        }
+    }
+
+    static final String[] FAILING_READS = {"SELECT * FROM %s_nosuch", "SELECT nosuchcol FROM %s", "SELECT nosuchcol"};
+
+    /**
+     * Issue 23: MariaDB Connector/J marks the session in a transaction after any error packet; the next auto-commit
+     * write was taken for one in a transaction begun without a token and refused.
+     */
+    @Test
+    void aFailedReadDoesNotRefuseTheNextWrite() throws SQLException {
+        for (String form : FAILING_READS) {
+            String failing = String.format(form, table);
+            try (Connection c = owner(); Statement s = c.createStatement()) {
+                s.executeUpdate("UPDATE " + table + " SET v = v + 1 WHERE id = 1");
+                int before = value(1);
+                SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(failing).close());
+                assertTrue(e.getSQLState().startsWith("42"), failing + ": " + e);
+                assertEquals(1, s.executeUpdate("UPDATE " + table + " SET v = v + 1 WHERE id = 1"), failing);
+                assertEquals(before + 1, value(1), failing);
+            }
+        }
+    }
+
+    @Test
+    void aFailedReadInsideATransactionLeavesItAdmittedAndItsWritesCommit() throws SQLException {
+        for (String form : FAILING_READS) {
+            String failing = String.format(form, table);
+            int before = value(1);
+            try (Connection c = owner(); Statement s = c.createStatement()) {
+                c.setAutoCommit(false);
+                assertThrows(SQLException.class, () -> s.executeQuery(failing).close());
+                assertEquals(1, s.executeUpdate("UPDATE " + table + " SET v = v + 1 WHERE id = 1"), failing);
+                assertThrows(SQLException.class, () -> s.executeQuery(failing).close());
+                assertEquals(1, s.executeUpdate("UPDATE " + table + " SET v = v + 1 WHERE id = 1"), failing);
+                c.commit();
+            }
+            assertEquals(before + 2, value(1), failing);
+        }
+    }
+
+    @Test
+    void aFailedWriteDoesNotRefuseTheNextWrite() throws SQLException {
+        try (Connection c = owner(); Statement s = c.createStatement()) {
+            assertThrows(SQLException.class, () -> s.executeUpdate("INSERT INTO " + table + " VALUES (1, 1)"));
+            assertEquals(1, s.executeUpdate("INSERT INTO " + table + " VALUES (3, 300)"));
+        }
+        assertEquals(300, value(3));
+    }
+
+    /** The outcome of {@code sql} on {@code c}: its update count, or the server's error code. */
+    static String outcome(Connection c, String sql) {
+        try (Statement s = c.createStatement()) {
+            return "ran " + s.executeUpdate(sql);
+        } catch (SQLException e) {
+            return e.getSQLState() + " " + e.getErrorCode();
+        }
+    }
+
+    int rows() throws SQLException {
+        try (Connection judge = DriverManager.getConnection(raw); Statement s = judge.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+            assertTrue(rs.next());
+            return rs.getInt(1);
+        }
+    }
+
+    @Test
+    void aWriteUnderLockTablesReadIsNeverOneTheRawDriverRefuses() throws SQLException {
+        String raws;
+        try (Connection c = DriverManager.getConnection(raw); Statement s = c.createStatement()) {
+            s.execute("LOCK TABLES " + table + " READ");
+            raws = outcome(c, "TRUNCATE TABLE " + table) + " / " + outcome(c, "UPDATE " + table + " SET v = 0");
+        }
+        assertEquals(2, rows(), raws);
+        String fenced;
+        try (Connection c = owner(); Statement s = c.createStatement()) {
+            s.execute("LOCK TABLES " + table + " READ");
+            fenced = outcome(c, "TRUNCATE TABLE " + table) + " / " + outcome(c, "UPDATE " + table + " SET v = 0");
+        }
+        assertEquals(2, rows(), "raw: " + raws + ", fenced: " + fenced);
+        assertEquals(100, value(1), "raw: " + raws + ", fenced: " + fenced);
+        System.out.println("raw: " + raws + ", fenced: " + fenced);
+    }
+}
