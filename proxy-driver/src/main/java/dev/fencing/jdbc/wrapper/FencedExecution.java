@@ -156,11 +156,14 @@ final class FencedExecution {
      */
     Object run(StatementRouter.Route route, String sql, Analysis analysis, Exec exec, Send send) throws SQLException {
         Object result;
+        guard.statementTakesTableLocks(analysis.takesTableLocks());
         try {
             result = runRoute(route, sql, analysis, exec, send);
         } catch (SQLException | RuntimeException failure) {
             admission.afterFailure();
             throw failure;
+        } finally {
+            guard.statementTakesTableLocks(false);
         }
         admission.afterStatement();
         return result;
