@@ -186,4 +186,73 @@ class MariaDbRawParityTest {
         }
         assertEquals(2, rows());
     }
+
+    /**
+     * What the session says after {@code setup} and {@code write} (each {@code %s} the table) on {@code c}: the
+     * write's update count, its statement's warnings (code and message), and the values of {@code probe}.
+     */
+    static String sessionAfter(Connection c, String table, String write, String probe) throws SQLException {
+        StringBuilder said = new StringBuilder();
+        try (Statement s = c.createStatement()) {
+            said.append("count ").append(s.executeUpdate(String.format(write, table)));
+            for (java.sql.SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) {
+                said.append(", warning ").append(w.getErrorCode()).append(' ').append(w.getMessage());
+            }
+            try (ResultSet rs = s.executeQuery(probe)) {
+                while (rs.next()) {
+                    for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                        said.append(", ").append(rs.getMetaData().getColumnLabel(i)).append(' ').append(rs.getString(i));
+                    }
+                }
+            }
+        }
+        return said.toString();
+    }
+
+    /** Runs {@code write} then {@code probe} raw and fenced (token current) on twin tables; both say the same. */
+    void assertSameSession(boolean autoCommit, String write, String probe) throws SQLException {
+        String twin = table + "_raw";
+        TestDatabase.exec(raw, "CREATE TABLE " + twin + " LIKE " + table, "INSERT INTO " + twin + " SELECT * FROM " + table);
+        try (Connection r = DriverManager.getConnection(raw); Connection f = owner()) {
+            r.setAutoCommit(autoCommit);
+            f.setAutoCommit(autoCommit);
+            String rawSaid = sessionAfter(r, twin, write, probe);
+            String fencedSaid = sessionAfter(f, table, write, probe).replace(table, twin);
+            if (!autoCommit) {
+                r.commit();
+                f.commit();
+            }
+            assertEquals(rawSaid, fencedSaid, write + " then " + probe + ", auto-commit " + autoCommit);
+        } finally {
+            TestDatabase.exec(raw, "DROP TABLE IF EXISTS " + twin);
+        }
+    }
+
+    @Test
+    void rowCountAfterAGuardedWriteInATransactionIsTheWrites() throws SQLException {
+        assertSameSession(false, "UPDATE %s SET v = v + 1", "SELECT ROW_COUNT() AS rc");
+        assertSameSession(false, "DELETE FROM %s WHERE id = 2", "SELECT ROW_COUNT() AS rc");
+    }
+
+    @Test
+    void warningsAfterAGuardedInsertIgnoreAreTheServers() throws SQLException {
+        for (boolean autoCommit : new boolean[] {true, false}) {
+            assertSameSession(autoCommit, "INSERT IGNORE INTO %s VALUES (1, 5), (7, 7)", "SELECT 1 AS one");
+            assertSameSession(autoCommit, "UPDATE IGNORE %s SET id = 1 WHERE id = 2", "SHOW WARNINGS");
+        }
+    }
+
+    @Test
+    void lastInsertIdAndFoundRowsAfterAGuardedWriteAreTheServers() throws SQLException {
+        TestDatabase.exec(raw, "ALTER TABLE " + table + " MODIFY id INT NOT NULL AUTO_INCREMENT");
+        for (boolean autoCommit : new boolean[] {true, false}) {
+            assertSameSession(autoCommit, "INSERT INTO %s (v) VALUES (1), (2)", "SELECT LAST_INSERT_ID() AS li");
+            assertSameSession(autoCommit, "UPDATE %s SET v = v + 1 WHERE id > 1", "SELECT FOUND_ROWS() AS fr");
+        }
+    }
+
+    @Test
+    void rowCountAfterAGuardedAutoCommitWrite() throws SQLException {
+        assertSameSession(true, "UPDATE %s SET v = v + 1", "SELECT ROW_COUNT() AS rc");
+    }
 }
