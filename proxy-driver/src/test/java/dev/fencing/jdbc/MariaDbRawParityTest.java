@@ -251,8 +251,15 @@ class MariaDbRawParityTest {
         }
     }
 
+    /**
+     * The one session difference left (docs/mariadb.md): after an auto-commit write the guard commits its own
+     * transaction, and MariaDB sets ROW_COUNT() to 0 for a COMMIT. Asserted as it is, so that a change shows.
+     */
     @Test
-    void rowCountAfterAGuardedAutoCommitWrite() throws SQLException {
-        assertSameSession(true, "UPDATE %s SET v = v + 1", "SELECT ROW_COUNT() AS rc");
+    void rowCountAfterAGuardedAutoCommitWriteIsTheDriversCommits() throws SQLException {
+        try (Connection r = DriverManager.getConnection(raw); Connection f = owner()) {
+            assertEquals("count 2, rc 2", sessionAfter(r, table, "UPDATE %s SET v = v + 1", "SELECT ROW_COUNT() AS rc"));
+            assertEquals("count 2, rc 0", sessionAfter(f, table, "UPDATE %s SET v = v + 1", "SELECT ROW_COUNT() AS rc"));
+        }
     }
 }

@@ -514,6 +514,20 @@ public final class Admission {
         probe.afterFailure();
     }
 
+    /** The warning count of the last reply, as the underlying driver keeps it ({@link SessionProbe#warningCount()}). */
+    public int warningCount() {
+        return probe.warningCount();
+    }
+
+    /**
+     * After statements of the driver's own that followed a caller's statement with {@code count} warnings: the
+     * underlying driver's count set back, so that its {@code getWarnings()} asks the server for the caller's
+     * statement's warnings ({@link SessionProbe#restoreWarningCount(int)}).
+     */
+    public void restoreWarningCount(int count) {
+        probe.restoreWarningCount(count);
+    }
+
     /**
      * After a caller's statement that succeeded: the session's read-only default set back at once where the server
      * reports it changed (a {@code set_config} in a function), so that no transaction opened next, by whatever path

@@ -262,7 +262,9 @@ public final class EpochGuard {
             }
             T result = prefixable ? call.withGuard(resource, token, nonce()) : call.untouched();
             if (bySql) {
+                int warnings = probe.warningCount();
                 transactionControl().execute("COMMIT AND NO CHAIN NO RELEASE");
+                probe.restoreWarningCount(warnings);
             } else {
                 raw.commit();
             }

@@ -41,11 +41,34 @@ public final class SessionProbe {
 
     private enum Kind { PGJDBC, STATUS_FLAGS, ASK_SERVER, AUTO_COMMIT_ONLY }
 
+    /**
+     * The holder of the warning count of the last reply (MariaDB Connector/J's context, MySQL Connector/J's
+     * protocol), its getter and setter; {@code null} for other drivers.
+     */
+    private Object warningSource;
+    private Method getWarningCount;
+    private Method setWarningCount;
+
     private SessionProbe(Connection raw, Object source, Method statusMethod, Kind kind) {
         this.raw = raw;
         this.source = source;
         this.statusMethod = statusMethod;
         this.kind = kind;
+    }
+
+    /** {@code type}: the public class or interface declaring the getter and setter, loaded beside the driver. */
+    private SessionProbe withWarningCount(Object holder, String type, String getter, String setter) {
+        try {
+            Class<?> declaring = Class.forName(type, false, holder.getClass().getClassLoader());
+            getWarningCount = declaring.getMethod(getter);
+            setWarningCount = declaring.getMethod(setter, int.class);
+            getWarningCount.invoke(holder);
+            warningSource = holder;
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException unknown) {
+            getWarningCount = null;
+            setWarningCount = null;
+        }
+        return this;
     }
 
     /**
@@ -73,7 +96,8 @@ public final class SessionProbe {
                 Method status = Class.forName("org.mariadb.jdbc.client.Context", false, loader)
                         .getMethod("getServerStatus");
                 status.invoke(context);
-                return new SessionProbe(raw, context, status, Kind.STATUS_FLAGS);
+                return new SessionProbe(raw, context, status, Kind.STATUS_FLAGS)
+                        .withWarningCount(context, "org.mariadb.jdbc.client.Context", "getWarning", "setWarning");
             }
         } catch (ReflectiveOperationException | SQLException | LinkageError | RuntimeException notMariaDb) {
             // not MariaDB Connector/J (or a version without the context): try the next
@@ -87,7 +111,10 @@ public final class SessionProbe {
                 Method status = Class.forName("com.mysql.cj.protocol.ServerSession", false, loader)
                         .getMethod("getStatusFlags");
                 status.invoke(serverSession);
-                return new SessionProbe(raw, serverSession, status, Kind.STATUS_FLAGS);
+                Object protocol = session.getClass().getMethod("getProtocol").invoke(session);
+                return new SessionProbe(raw, serverSession, status, Kind.STATUS_FLAGS)
+                        .withWarningCount(protocol, "com.mysql.cj.protocol.a.NativeProtocol", "getWarningCount",
+                                "setWarningCount");
             }
         } catch (ReflectiveOperationException | SQLException | LinkageError | RuntimeException notMysql) {
             // not MySQL Connector/J: ask the server
@@ -170,6 +197,38 @@ public final class SessionProbe {
      */
     void afterFailure() {
         flagsStale = kind == Kind.STATUS_FLAGS;
+    }
+
+    /**
+     * The number of warnings the server reported with the last reply, as the underlying driver keeps it for
+     * {@code getWarnings()}; 0 where the driver is not one whose count the probe can read.
+     */
+    int warningCount() {
+        if (warningSource == null) {
+            return 0;
+        }
+        try {
+            return ((Number) getWarningCount.invoke(warningSource)).intValue();
+        } catch (ReflectiveOperationException | RuntimeException unknown) {
+            return 0;
+        }
+    }
+
+    /**
+     * After the driver's own {@code COMMIT} that followed a caller's statement with {@code count} warnings: the
+     * underlying driver's count is set back to the caller's statement's, so its {@code getWarnings()} asks the
+     * server ({@code SHOW WARNINGS}), which still holds them: a {@code COMMIT} uses no table and keeps the
+     * diagnostics of the statement before it (measured on 10.11). Nothing is invented: the warnings are the server's.
+     */
+    void restoreWarningCount(int count) {
+        if (warningSource == null || count <= 0) {
+            return;
+        }
+        try {
+            setWarningCount.invoke(warningSource, count);
+        } catch (ReflectiveOperationException | RuntimeException unknown) {
+            // the count stays the COMMIT's: getWarnings() then says nothing, as before
+        }
     }
 
     private Object invoke() throws SQLException {
