@@ -53,6 +53,12 @@ final class CatalogFacts {
                 names.add(UNREADABLE);
                 continue;
             }
+            if (dialect == Dialect.MARIADB && token.is("NEXT") && KeywordClassifier.word(tokens, i + 1).equals("VALUE")
+                    && KeywordClassifier.word(tokens, i + 2).equals("FOR")) {
+                // NEXT VALUE FOR s is NEXTVAL(s): a write of the sequence (issue 23: it ran as a read, which the
+                // server's read-only mode refused)
+                names.add("NEXTVAL");
+            }
             if (!isName(token)) {
                 continue;
             }
