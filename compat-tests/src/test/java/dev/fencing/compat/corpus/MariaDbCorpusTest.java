@@ -34,7 +34,7 @@ class MariaDbCorpusTest extends CorpusTest {
 
     @Override
     double minimumPercent() {
-        return 73.0;
+        return 73.5;
     }
 
     @Override
