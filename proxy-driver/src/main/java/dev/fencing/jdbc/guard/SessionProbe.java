@@ -111,10 +111,16 @@ public final class SessionProbe {
                 Method status = Class.forName("com.mysql.cj.protocol.ServerSession", false, loader)
                         .getMethod("getStatusFlags");
                 status.invoke(serverSession);
-                Object protocol = session.getClass().getMethod("getProtocol").invoke(session);
-                return new SessionProbe(raw, serverSession, status, Kind.STATUS_FLAGS)
-                        .withWarningCount(protocol, "com.mysql.cj.protocol.a.NativeProtocol", "getWarningCount",
-                                "setWarningCount");
+                SessionProbe probe = new SessionProbe(raw, serverSession, status, Kind.STATUS_FLAGS);
+                try {
+                    Object protocol = Class.forName("com.mysql.cj.NativeSession", false, loader)
+                            .getMethod("getProtocol").invoke(session);
+                    probe.withWarningCount(protocol, "com.mysql.cj.protocol.a.NativeProtocol", "getWarningCount",
+                            "setWarningCount");
+                } catch (ReflectiveOperationException | LinkageError | RuntimeException noProtocol) {
+                    // the flags are still read; only the warning count is not kept across the driver's statements
+                }
+                return probe;
             }
         } catch (ReflectiveOperationException | SQLException | LinkageError | RuntimeException notMysql) {
             // not MySQL Connector/J: ask the server
