@@ -31,7 +31,7 @@ public final class Analysis {
     /** Facts the analyzer derives from a text's tokens, for the driver's refusals. */
     enum Fact {
         CHANGES_CLIENT_CHARSET, PREPARES_TRANSACTION, LOCKS_ROWS, NAMES_PROTECTED_TABLE, RUNS_OUTSIDE_TRANSACTION,
-        READS_RELATIONS;
+        READS_RELATIONS, TAKES_TABLE_LOCKS;
 
         int bit() {
             return 1 << ordinal();
@@ -351,6 +351,15 @@ public final class Analysis {
      */
     public boolean locksRows() {
         return has(Fact.LOCKS_ROWS);
+    }
+
+    /**
+     * MariaDB/MySQL: whether a statement of the text takes table locks the session keeps until {@code UNLOCK TABLES}
+     * ({@code LOCK TABLE[S] ...}, {@code FLUSH TABLE[S] ... WITH READ LOCK} or {@code ... FOR EXPORT}); a transaction
+     * opened with {@code START TRANSACTION} afterwards releases them.
+     */
+    public boolean takesTableLocks() {
+        return has(Fact.TAKES_TABLE_LOCKS);
     }
 
     /**

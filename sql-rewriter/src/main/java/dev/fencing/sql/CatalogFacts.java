@@ -21,6 +21,15 @@ final class CatalogFacts {
     /** The statements that only change rows of the tables they name. */
     private static final Set<String> DATA_VERBS = Set.of("INSERT", "UPDATE", "DELETE", "MERGE", "UPSERT", "REPLACE");
 
+    /**
+     * MariaDB/MySQL built-ins that report on the session's last statement. Called unquoted and unqualified they are
+     * always the built-in: a stored function of the same name is called only as {@code db.name()} (the server warns
+     * "has the same name as a native function" when it is created), and no loadable function may take a built-in's
+     * name. Asking the catalog about them would be a query between the caller's last statement and the one reading
+     * what it left: {@code ROW_COUNT()} then read -1 and {@code FOUND_ROWS()} the catalog's row count (issue 23).
+     */
+    private static final Set<String> MARIADB_SESSION_FUNCTIONS = Set.of("ROW_COUNT", "FOUND_ROWS", "LAST_INSERT_ID");
+
     private CatalogFacts() {
     }
 
@@ -43,6 +52,12 @@ final class CatalogFacts {
                 // "f"() under ANSI_QUOTES, [f]() under MSSQL: a call of a name the tokens cannot tell (found by review)
                 names.add(UNREADABLE);
                 continue;
+            }
+            if (dialect == Dialect.MARIADB && token.is("NEXT") && KeywordClassifier.word(tokens, i + 1).equals("VALUE")
+                    && KeywordClassifier.word(tokens, i + 2).equals("FOR")) {
+                // NEXT VALUE FOR s is NEXTVAL(s): a write of the sequence (issue 23: it ran as a read, which the
+                // server's read-only mode refused)
+                names.add("NEXTVAL");
             }
             if (!isName(token)) {
                 continue;
@@ -75,6 +90,10 @@ final class CatalogFacts {
             }
             if (token.kind() == Token.Kind.WORD && (dialect != Dialect.MARIADB && Character.isDigit(token.upper().charAt(0))
                     || !afterDot && previous != null && previous.is("INTO"))) {
+                continue;
+            }
+            if (dialect == Dialect.MARIADB && call && !afterDot && token.kind() == Token.Kind.WORD
+                    && MARIADB_SESSION_FUNCTIONS.contains(token.upper())) {
                 continue;
             }
             names.add(unquoted(part.source(token)));

@@ -40,6 +40,9 @@ final class StatementFacts {
         if (locks(tokens)) {
             facts |= Fact.LOCKS_ROWS.bit();
         }
+        if (dialect == Dialect.MARIADB && takesTableLocks(tokens)) {
+            facts |= Fact.TAKES_TABLE_LOCKS.bit();
+        }
         if (readsRelations(tokens)) {
             facts |= Fact.READS_RELATIONS.bit();
         }
@@ -70,6 +73,20 @@ final class StatementFacts {
             }
         }
         return false;
+    }
+
+    /**
+     * MariaDB/MySQL's {@code LOCK TABLE[S] ...} (also {@code LOCK TABLES ... WRITE CONCURRENT}), and {@code FLUSH}
+     * with {@code LOCK} or {@code EXPORT} ({@code FLUSH TABLES t WITH READ LOCK}, {@code FLUSH TABLES t FOR EXPORT}),
+     * which hold their locks until {@code UNLOCK TABLES}.
+     */
+    private static boolean takesTableLocks(List<Token> tokens) {
+        String first = KeywordClassifier.word(tokens, 0);
+        if (first.equals("LOCK")) {
+            String second = KeywordClassifier.word(tokens, 1);
+            return second.equals("TABLE") || second.equals("TABLES");
+        }
+        return first.equals("FLUSH") && KeywordClassifier.containsWord(tokens, "LOCK", "EXPORT");
     }
 
     /** {@code LOCK} anywhere, or {@code FOR} followed by {@code UPDATE}, {@code SHARE}, {@code NO KEY UPDATE}, {@code KEY SHARE}. */

@@ -36,6 +36,19 @@ class CatalogFactsTest {
     }
 
     @Test
+    void mariadbSessionBuiltinsUnqualifiedAreNoCatalogQuestionButNextValueForIsNextval_C9() {
+        SqlAnalyzer maria = new SqlAnalyzer(Dialect.MARIADB, EpochTable.of("fencing_epoch"), 0);
+        assertEquals(List.of(), maria.analyze("SELECT ROW_COUNT(), found_rows (), LAST_INSERT_ID()").calledFunctions());
+        assertTrue(maria.analyze("SELECT db.row_count()").calledFunctions().contains("row_count"),
+                "a stored function of the name is called qualified");
+        assertTrue(maria.analyze("SELECT `ROW_COUNT`()").calledFunctions().contains("ROW_COUNT"),
+                "a quoted name is asked about");
+        assertEquals(List.of("NEXTVAL"), maria.analyze("SELECT NEXT VALUE FOR s").calledFunctions());
+        assertEquals(List.of("NEXTVAL"), maria.analyze("INSERT INTO t VALUE (NEXT /* c */ VALUE FOR s)")
+                .calledFunctions().stream().filter(n -> !n.equals("VALUE")).toList());
+    }
+
+    @Test
     void postgresAttributeNotationAndUnicodeNamesAreReported_C9() {
         assertEquals(List.of("dbl"), pg.analyze("SELECT e.dbl FROM emp e").calledFunctions(),
                 "t.f calls f(t) on PostgreSQL");

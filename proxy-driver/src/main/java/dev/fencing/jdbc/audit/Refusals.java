@@ -248,6 +248,19 @@ public final class Refusals {
                 + " its own here): run that statement on its own");
     }
 
+    /**
+     * MariaDB/MySQL: a write needing the guard while the session holds table locks ({@code LOCK TABLES}). The guard
+     * cannot run inside them (the server lets the session read only the tables it locked, and the epoch table cannot
+     * be one), and its own transaction would release them ({@code START TRANSACTION} does), so that the write could
+     * run where the raw driver refuses it (a {@code TRUNCATE} of a table locked {@code READ}).
+     */
+    public static FencingRefusedException tableLocksHeld() {
+        return cannotGuard("the session holds table locks (LOCK TABLES), which the guard's own transaction would"
+                + " release, and under which the server lets it read no epoch row; nothing was sent and the locks are"
+                + " still held. Run UNLOCK TABLES before writing with a token, or lock rows in a transaction instead"
+                + " (START TRANSACTION, SELECT ... FOR UPDATE)");
+    }
+
     /** {@code addBatch(String)} on a prepared statement. */
     public static FencingRefusedException textInPreparedBatch() {
         return cannotGuard("addBatch(String) on a PreparedStatement: the text would join the batch unanalysed");

@@ -506,6 +506,29 @@ public final class Admission {
     }
 
     /**
+     * After a caller's statement (or batch, or commit) that failed: the underlying driver's view of the transaction
+     * is not confirmed by the server's reply, so the next question about it asks the server
+     * ({@link SessionProbe#afterFailure()}).
+     */
+    public void afterFailure() {
+        probe.afterFailure();
+    }
+
+    /** The warning count of the last reply, as the underlying driver keeps it ({@link SessionProbe#warningCount()}). */
+    public int warningCount() {
+        return probe.warningCount();
+    }
+
+    /**
+     * After statements of the driver's own that followed a caller's statement with {@code count} warnings: the
+     * underlying driver's count set back, so that its {@code getWarnings()} asks the server for the caller's
+     * statement's warnings ({@link SessionProbe#restoreWarningCount(int)}).
+     */
+    public void restoreWarningCount(int count) {
+        probe.restoreWarningCount(count);
+    }
+
+    /**
      * After a caller's statement that succeeded: the session's read-only default set back at once where the server
      * reports it changed (a {@code set_config} in a function), so that no transaction opened next, by whatever path
      * (a metadata call, a {@code COMMIT} and the next statement), starts read-write (found by review).

@@ -73,6 +73,13 @@ public final class EpochGuard {
     private dev.fencing.sql.GuardedSql lockMarkAfterLead;
     private PreparedStatement advance;
     private Statement transactionControl;
+    /**
+     * MariaDB/MySQL: a statement that takes table locks ran since the server last showed the session holds none
+     * ({@link #requireNoTableLocks}). Only decides whether to ask; the server's answer decides.
+     */
+    private boolean tableLocksMayBeHeld;
+    /** The statement being run takes table locks itself, releasing any held before (so nothing is asked). */
+    private boolean statementTakesTableLocks;
 
     /** {@code issuerCheck} is {@code null} when never-issued tokens are not checked ({@code fencing.issuer.check=off}). */
     /**
@@ -317,6 +324,9 @@ public final class EpochGuard {
      */
     private <T> T inDriverTransaction(Map<String, Long> marks, boolean prefixable, Call<T> call)
             throws SQLException {
+        if (tableLocksMayBeHeld && !statementTakesTableLocks) {
+            requireNoTableLocks();
+        }
         boolean bySql = probe.followsSqlTransactions();
         if (bySql) {
             transactionControl().execute(readOnly != null && !admission.callerAskedReadOnly()
@@ -344,7 +354,9 @@ public final class EpochGuard {
                 result = call.untouched();
             }
             if (bySql) {
+                int warnings = probe.warningCount();
                 transactionControl().execute("COMMIT AND NO CHAIN NO RELEASE");
+                probe.restoreWarningCount(warnings);
             } else {
                 raw.commit();
             }
@@ -382,6 +394,47 @@ public final class EpochGuard {
         return inDriverTransaction(Map.of(), false, call);
     }
 
+    /**
+     * Around a caller's statement: whether it takes table locks ({@code LOCK TABLES}; see
+     * {@link dev.fencing.sql.Analysis#takesTableLocks()}). After it, whatever its outcome, the session may hold table
+     * locks until the server shows otherwise.
+     */
+    public void statementTakesTableLocks(boolean takes) {
+        statementTakesTableLocks = takes;
+        tableLocksMayBeHeld |= takes;
+    }
+
+    /**
+     * Before the driver opens a transaction of its own on MariaDB/MySQL after a {@code LOCK TABLES}: asks the server
+     * whether the session still holds table locks, by reading the epoch table, which no {@code LOCK TABLES} through
+     * the fence can name: under table locks the server refuses it (1100, "was not locked with LOCK TABLES"). Then
+     * the write is refused ({@link Refusals#tableLocksHeld()}) rather than run after a {@code START TRANSACTION}
+     * that would release the caller's locks (issue 23: a {@code TRUNCATE} of a table locked {@code READ} ran).
+     */
+    private void requireNoTableLocks() throws SQLException {
+        try (Statement s = raw.createStatement();
+             ResultSet rs = s.executeQuery("SELECT 1 FROM " + sql.table() + " LIMIT 0")) {
+            rs.next();
+        } catch (SQLException e) {
+            throw tableLocksHeldOr(e);
+        }
+        tableLocksMayBeHeld = false;
+    }
+
+    /** {@code e} as the refusal of a write under table locks when the server says so (1100), else {@code e}. */
+    private SQLException tableLocksHeldOr(SQLException e) {
+        if (sql.dialect() != dev.fencing.sql.Dialect.MARIADB || e.getErrorCode() != ER_TABLE_NOT_LOCKED) {
+            return e;
+        }
+        tableLocksMayBeHeld = true;
+        FencingRefusedException refused = Refusals.tableLocksHeld();
+        refused.initCause(e);
+        return refused;
+    }
+
+    /** MariaDB/MySQL's "Table '%s' was not locked with LOCK TABLES". */
+    private static final int ER_TABLE_NOT_LOCKED = 1100;
+
     private Statement transactionControl() throws SQLException {
         if (transactionControl == null) {
             transactionControl = raw.createStatement();
@@ -417,6 +470,9 @@ public final class EpochGuard {
         long started = System.nanoTime();
         try {
             lockUntimed(resource, token);
+        } catch (SQLException e) {
+            // Inside a caller's transaction (auto-commit off, then LOCK TABLES): the epoch read is what the server refuses.
+            throw tableLocksHeldOr(e);
         } finally {
             FenceMetrics.of(resource).epochLocked(System.nanoTime() - started);
         }

@@ -31,14 +31,44 @@ public final class SessionProbe {
     private final Method statusMethod;
     private final Kind kind;
     private PreparedStatement inTransactionQuery;
+    /**
+     * Whether a statement failed since the flags were last read from a reply: an error packet carries no status
+     * flags, and MariaDB Connector/J then marks the session in a transaction whatever the server's state (measured
+     * with 3.5.7: 16386 before a failed {@code SELECT nosuchcol} in auto-commit, 16387 after it), while MySQL
+     * Connector/J keeps the flags of the reply before, which a deadlock's rollback made wrong.
+     */
+    private boolean flagsStale;
 
     private enum Kind { PGJDBC, STATUS_FLAGS, ASK_SERVER, AUTO_COMMIT_ONLY }
+
+    /**
+     * The holder of the warning count of the last reply (MariaDB Connector/J's context, MySQL Connector/J's
+     * protocol), its getter and setter; {@code null} for other drivers.
+     */
+    private Object warningSource;
+    private Method getWarningCount;
+    private Method setWarningCount;
 
     private SessionProbe(Connection raw, Object source, Method statusMethod, Kind kind) {
         this.raw = raw;
         this.source = source;
         this.statusMethod = statusMethod;
         this.kind = kind;
+    }
+
+    /** {@code type}: the public class or interface declaring the getter and setter, loaded beside the driver. */
+    private SessionProbe withWarningCount(Object holder, String type, String getter, String setter) {
+        try {
+            Class<?> declaring = Class.forName(type, false, holder.getClass().getClassLoader());
+            getWarningCount = declaring.getMethod(getter);
+            setWarningCount = declaring.getMethod(setter, int.class);
+            getWarningCount.invoke(holder);
+            warningSource = holder;
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException unknown) {
+            getWarningCount = null;
+            setWarningCount = null;
+        }
+        return this;
     }
 
     /**
@@ -66,7 +96,8 @@ public final class SessionProbe {
                 Method status = Class.forName("org.mariadb.jdbc.client.Context", false, loader)
                         .getMethod("getServerStatus");
                 status.invoke(context);
-                return new SessionProbe(raw, context, status, Kind.STATUS_FLAGS);
+                return new SessionProbe(raw, context, status, Kind.STATUS_FLAGS)
+                        .withWarningCount(context, "org.mariadb.jdbc.client.Context", "getWarning", "setWarning");
             }
         } catch (ReflectiveOperationException | SQLException | LinkageError | RuntimeException notMariaDb) {
             // not MariaDB Connector/J (or a version without the context): try the next
@@ -80,7 +111,16 @@ public final class SessionProbe {
                 Method status = Class.forName("com.mysql.cj.protocol.ServerSession", false, loader)
                         .getMethod("getStatusFlags");
                 status.invoke(serverSession);
-                return new SessionProbe(raw, serverSession, status, Kind.STATUS_FLAGS);
+                SessionProbe probe = new SessionProbe(raw, serverSession, status, Kind.STATUS_FLAGS);
+                try {
+                    Object protocol = Class.forName("com.mysql.cj.NativeSession", false, loader)
+                            .getMethod("getProtocol").invoke(session);
+                    probe.withWarningCount(protocol, "com.mysql.cj.protocol.a.NativeProtocol", "getWarningCount",
+                            "setWarningCount");
+                } catch (ReflectiveOperationException | LinkageError | RuntimeException noProtocol) {
+                    // the flags are still read; only the warning count is not kept across the driver's statements
+                }
+                return probe;
             }
         } catch (ReflectiveOperationException | SQLException | LinkageError | RuntimeException notMysql) {
             // not MySQL Connector/J: ask the server
@@ -155,7 +195,59 @@ public final class SessionProbe {
         }
     }
 
+    /**
+     * Tells the probe that a statement on the session failed: the next question about the transaction asks the
+     * server once (whose reply sets the connector's flags again) instead of believing flags no reply confirmed.
+     * Found by issue 23: after a failed read, the next auto-commit write was taken for one inside a transaction
+     * that began without a token, and refused.
+     */
+    void afterFailure() {
+        flagsStale = kind == Kind.STATUS_FLAGS;
+    }
+
+    /**
+     * The number of warnings the server reported with the last reply, as the underlying driver keeps it for
+     * {@code getWarnings()}; 0 where the driver is not one whose count the probe can read.
+     */
+    int warningCount() {
+        if (warningSource == null) {
+            return 0;
+        }
+        try {
+            return ((Number) getWarningCount.invoke(warningSource)).intValue();
+        } catch (ReflectiveOperationException | RuntimeException unknown) {
+            return 0;
+        }
+    }
+
+    /**
+     * After the driver's own {@code COMMIT} that followed a caller's statement with {@code count} warnings: the
+     * underlying driver's count is set back to the caller's statement's, so its {@code getWarnings()} asks the
+     * server ({@code SHOW WARNINGS}), which still holds them: a {@code COMMIT} uses no table and keeps the
+     * diagnostics of the statement before it (measured on 10.11). Nothing is invented: the warnings are the server's.
+     */
+    void restoreWarningCount(int count) {
+        if (warningSource == null || count <= 0) {
+            return;
+        }
+        try {
+            setWarningCount.invoke(warningSource, count);
+        } catch (ReflectiveOperationException | RuntimeException unknown) {
+            // the count stays the COMMIT's: getWarnings() then says nothing, as before
+        }
+    }
+
     private Object invoke() throws SQLException {
+        if (flagsStale) {
+            // Any reply with a status sets the connector's flags; this one is read to its end, so its last packet does.
+            try (Statement s = raw.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT @@in_transaction" + Dialect.MARIADB.oneRow())) {
+                while (rs.next()) {
+                    rs.getInt(1);
+                }
+            }
+            flagsStale = false;
+        }
         try {
             return statusMethod.invoke(source);
         } catch (IllegalAccessException | InvocationTargetException e) {

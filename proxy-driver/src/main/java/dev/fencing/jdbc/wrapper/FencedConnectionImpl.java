@@ -276,7 +276,12 @@ public final class FencedConnectionImpl extends PassThroughConnection implements
 
     @Override
     public void commit() throws SQLException {
-        raw.commit();
+        try {
+            raw.commit();
+        } catch (SQLException failure) {
+            guard.admission().afterFailure();
+            throw failure;
+        }
         guard.committed();
         guard.admission().ended();
     }

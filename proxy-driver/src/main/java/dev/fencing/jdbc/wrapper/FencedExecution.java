@@ -171,7 +171,16 @@ final class FencedExecution {
      * transaction control untouched, a {@code SET fencing.*} here without the database, a mutation fenced.
      */
     Object run(StatementRouter.Route route, String sql, Analysis analysis, Exec exec, Send send) throws SQLException {
-        Object result = runRoute(route, sql, analysis, exec, send);
+        Object result;
+        guard.statementTakesTableLocks(analysis.takesTableLocks());
+        try {
+            result = runRoute(route, sql, analysis, exec, send);
+        } catch (SQLException | RuntimeException failure) {
+            admission.afterFailure();
+            throw failure;
+        } finally {
+            guard.statementTakesTableLocks(false);
+        }
         admission.afterStatement();
         return result;
     }
@@ -205,15 +214,21 @@ final class FencedExecution {
                 applySetting(analysis);
                 return exec.local();
             default:
+                // Asked before the statement: a catalog question after it would be a query between the caller's
+                // statement and what the caller reads of it next (its warnings, which a query of a table clears).
+                boolean restoreAfter = restoresModeAfterCall(analysis);
                 Object written;
                 try {
                     written = admission.readWriteSessionFor(analysis.mayEndTransaction(),
                             () -> guarded(sql, analysis, send.canCarryGuard(), send));
                 } catch (SQLException | RuntimeException failure) {
-                    afterCall(analysis, failure);
+                    afterCall(restoreAfter, failure);
                     throw failure;
                 }
-                afterCall(analysis, null);
+                // the SET of afterCall is the driver's: the caller's warnings stay the last the connector reports
+                int warnings = admission.warningCount();
+                afterCall(restoreAfter, null);
+                admission.restoreWarningCount(warnings);
                 return written;
         }
     }
@@ -233,13 +248,18 @@ final class FencedExecution {
         };
     }
 
+    /** Whether {@link #afterCall} sets the read-only default again after {@code analysis}'s text. */
+    private boolean restoresModeAfterCall(Analysis analysis) throws SQLException {
+        return admission.enforced() && router.dialect() == Dialect.MARIADB
+                && (analysis.isOpaque() || router.callsWritingFunction(analysis));
+    }
+
     /**
      * After a guarded text that called functions (MariaDB/MySQL: a stored function may lift the session's read-only
      * default unseen): the default is set again; a failure to do so is added to {@code failure}, or thrown.
      */
-    private void afterCall(Analysis analysis, Exception failure) throws SQLException {
-        if (!admission.enforced() || router.dialect() != Dialect.MARIADB
-                || !analysis.isOpaque() && !router.callsWritingFunction(analysis)) {
+    private void afterCall(boolean restore, Exception failure) throws SQLException {
+        if (!restore) {
             return;
         }
         try {
@@ -330,6 +350,15 @@ final class FencedExecution {
      * seconds, which bounds the guard's statements too.
      */
     <T> T batch(Batch batch, int queryTimeout, Action<T> run) throws SQLException {
+        try {
+            return runBatch(batch, queryTimeout, run);
+        } catch (SQLException | RuntimeException failure) {
+            admission.afterFailure();
+            throw failure;
+        }
+    }
+
+    private <T> T runBatch(Batch batch, int queryTimeout, Action<T> run) throws SQLException {
         if (!batch.needsGuard) {
             admission.beforeStatement(tokens);
             try {

@@ -1,0 +1,165 @@
+package dev.fencing.compat.corpus;
+
+import dev.fencing.jdbc.TestDatabase;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * MariaDB twins: a database per group and side on the MariaDB server, {@code cmp_<connector>_<group>_r} (underlying
+ * driver) and {@code cmp_<connector>_<group>_f} (fencing driver, whose epoch table lives there), reached through
+ * MariaDB Connector/J or MySQL Connector/J, and dropped when the next run starts, so a difference can be looked at
+ * afterwards. The observers read with short lock waits: a table another connection holds locked is reported as
+ * unreadable, not waited for.
+ */
+final class MariaDbTwins implements Twins {
+    static final String RESOURCE = "compat";
+    static final long TOKEN = 1;
+
+    private final Connection raw;
+    private final Connection fenced;
+    private final Connection observeRaw;
+    private final Connection observeFenced;
+    private final String rawDatabase;
+    private final String fencedDatabase;
+
+    private MariaDbTwins(String baseUrl, String tag, String group) throws SQLException {
+        String name = group.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "_");
+        rawDatabase = "cmp_" + tag + "_" + name + "_r";
+        fencedDatabase = "cmp_" + tag + "_" + name + "_f";
+        fresh(baseUrl, rawDatabase);
+        fresh(baseUrl, fencedDatabase);
+        raw = DriverManager.getConnection(inDatabase(baseUrl, rawDatabase));
+        fenced = DriverManager.getConnection(TestDatabase.fenced(inDatabase(baseUrl, fencedDatabase),
+                "fencing.schema=create", "fencing.resource=" + RESOURCE, "fencing.token=" + TOKEN));
+        observeRaw = observer(baseUrl);
+        observeFenced = observer(baseUrl);
+    }
+
+    /** Twins through MariaDB Connector/J ({@code mysqlConnector} false) or MySQL Connector/J. */
+    static Twins.Factory factory(boolean mysqlConnector) {
+        String url = mysqlConnector ? TestDatabase.mysqlUrl() : TestDatabase.mariadbUrl();
+        return group -> new MariaDbTwins(url, mysqlConnector ? "myc" : "mdb", group);
+    }
+
+    /** {@code url} with its database replaced by {@code database}. */
+    private static String inDatabase(String url, String database) {
+        int hostStart = url.indexOf("//") + 2;
+        int pathStart = url.indexOf('/', hostStart);
+        int query = url.indexOf('?');
+        String tail = query < 0 ? "" : url.substring(query);
+        return url.substring(0, pathStart < 0 ? (query < 0 ? url.length() : query) : pathStart) + "/" + database + tail;
+    }
+
+    private static void fresh(String url, String database) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + database);
+            s.execute("CREATE DATABASE " + database);
+        }
+    }
+
+    private static Connection observer(String url) throws SQLException {
+        Connection c = DriverManager.getConnection(url);
+        try (Statement s = c.createStatement()) {
+            s.execute("SET SESSION lock_wait_timeout = 1");
+            s.execute("SET SESSION innodb_lock_wait_timeout = 1");
+        }
+        return c;
+    }
+
+    @Override
+    public Connection raw() {
+        return raw;
+    }
+
+    @Override
+    public Connection fenced() {
+        return fenced;
+    }
+
+    /**
+     * The observer's reading, tried up to three times: the server's own temporary files for
+     * {@code information_schema} queries have been seen to fail under load ("Error on delete of '/tmp/#sql-temptable
+     * ...'"), which says nothing about the statement under test.
+     */
+    @Override
+    public Map<String, ObjectState> snapshot(boolean fencedSide) throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return read(fencedSide);
+            } catch (SQLException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private Map<String, ObjectState> read(boolean fencedSide) throws SQLException {
+        Connection c = fencedSide ? observeFenced : observeRaw;
+        String database = fencedSide ? fencedDatabase : rawDatabase;
+        Map<String, ObjectState> objects = new TreeMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT t.TABLE_NAME, t.TABLE_TYPE,"
+                + " (SELECT GROUP_CONCAT(CONCAT(k.COLUMN_NAME, ' ', k.COLUMN_TYPE) ORDER BY k.ORDINAL_POSITION)"
+                + " FROM information_schema.COLUMNS k WHERE k.TABLE_SCHEMA = t.TABLE_SCHEMA"
+                + " AND k.TABLE_NAME = t.TABLE_NAME),"
+                + " (SELECT GROUP_CONCAT(g.TRIGGER_NAME ORDER BY g.TRIGGER_NAME) FROM information_schema.TRIGGERS g"
+                + " WHERE g.EVENT_OBJECT_SCHEMA = t.TABLE_SCHEMA AND g.EVENT_OBJECT_TABLE = t.TABLE_NAME),"
+                + " (SELECT GROUP_CONCAT(s.INDEX_NAME ORDER BY s.INDEX_NAME) FROM information_schema.STATISTICS s"
+                + " WHERE s.TABLE_SCHEMA = t.TABLE_SCHEMA AND s.TABLE_NAME = t.TABLE_NAME AND s.SEQ_IN_INDEX = 1)"
+                + " FROM information_schema.TABLES t WHERE t.TABLE_SCHEMA = ? AND t.TABLE_NAME NOT LIKE 'fencing%'")) {
+            ps.setString(1, database);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String structure = rs.getString(2) + "(" + rs.getString(3) + ")"
+                            + (rs.getString(4) == null ? "" : " triggers " + rs.getString(4))
+                            + (rs.getString(5) == null ? "" : " indexes " + rs.getString(5));
+                    objects.put(rs.getString(1), new ObjectState(structure, -1, ""));
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT CONCAT(ROUTINE_TYPE, ' ', ROUTINE_NAME)"
+                + " FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = ?")) {
+            ps.setString(1, database);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    objects.put(rs.getString(1), new ObjectState("routine", -1, ""));
+                }
+            }
+        }
+        for (Map.Entry<String, ObjectState> entry : objects.entrySet()) {
+            String kind = entry.getValue().structure();
+            if (!kind.startsWith("BASE TABLE(") && !kind.startsWith("SEQUENCE(")) {
+                continue;
+            }
+            String table = "`" + database + "`.`" + entry.getKey().replace("`", "``") + "`";
+            try (Statement s = c.createStatement();
+                 ResultSet count = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+                count.next();
+                long rows = count.getLong(1);
+                try (ResultSet sum = s.executeQuery("CHECKSUM TABLE " + table)) {
+                    sum.next();
+                    entry.setValue(new ObjectState(kind, rows, String.valueOf(sum.getString(2))));
+                }
+            } catch (SQLException e) {
+                entry.setValue(new ObjectState(kind, -2, "unreadable " + e.getErrorCode()));
+            }
+        }
+        return objects;
+    }
+
+    @Override
+    public void close() throws SQLException {
+        for (Connection c : List.of(raw, fenced, observeRaw, observeFenced)) {
+            c.close();
+        }
+    }
+}

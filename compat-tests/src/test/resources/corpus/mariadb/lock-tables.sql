@@ -1,0 +1,35 @@
+-- LOCK TABLES sessions: the fence refuses a write needing the guard under table locks (docs/mariadb.md).
+
+CREATE TABLE lk (id INT PRIMARY KEY, v INT NOT NULL) ENGINE=InnoDB
+
+CREATE TABLE other (id INT PRIMARY KEY) ENGINE=InnoDB
+
+INSERT INTO lk VALUES (1, 1), (2, 2)
+
+LOCK TABLES lk READ
+
+SELECT COUNT(*) FROM lk
+
+SELECT COUNT(*) FROM other
+
+UPDATE lk SET v = 0
+
+TRUNCATE TABLE lk
+
+UNLOCK TABLES
+
+LOCK TABLES lk WRITE
+
+SELECT v FROM lk WHERE id = 1
+
+UNLOCK TABLES
+
+UPDATE lk SET v = v + 1
+
+LOCK TABLE lk AS l READ, other WRITE
+
+SELECT COUNT(*) FROM lk AS l
+
+UNLOCK TABLES
+
+SELECT id, v FROM lk ORDER BY id

@@ -1,0 +1,47 @@
+-- Prepared statements by SQL: PREPARE, EXECUTE with user variables, DEALLOCATE.
+
+CREATE TABLE pe (id INT PRIMARY KEY, v INT NOT NULL) ENGINE=InnoDB
+
+INSERT INTO pe VALUES (1, 10), (2, 20)
+
+PREPARE get_v FROM 'SELECT v FROM pe WHERE id = ?'
+
+SET @id = 2
+
+EXECUTE get_v USING @id
+
+EXECUTE get_v USING 1
+
+PREPARE add_row FROM 'INSERT INTO pe VALUES (?, ?)'
+
+EXECUTE add_row USING 3, 30
+
+SET @i = 4, @w = 40
+
+EXECUTE add_row USING @i, @w
+
+PREPARE bump FROM 'UPDATE pe SET v = v + 1 WHERE id <= ?'
+
+EXECUTE bump USING 2
+
+PREPARE drop_row FROM 'DELETE FROM pe WHERE id = ?'
+
+EXECUTE drop_row USING 4
+
+SET @sql = CONCAT('SELECT COUNT(*) FROM ', 'pe')
+
+PREPARE dyn FROM @sql
+
+EXECUTE dyn
+
+EXECUTE IMMEDIATE 'SELECT MAX(v) FROM pe'
+
+EXECUTE IMMEDIATE 'UPDATE pe SET v = 0 WHERE id = ?' USING 1
+
+DEALLOCATE PREPARE get_v
+
+DROP PREPARE dyn
+
+EXECUTE get_v USING 1
+
+SELECT id, v FROM pe ORDER BY id

@@ -1,0 +1,59 @@
+-- Transaction control by SQL around writes, savepoints, read-only transactions.
+
+CREATE TABLE tx (id INT PRIMARY KEY, v INT NOT NULL) ENGINE=InnoDB
+
+INSERT INTO tx VALUES (1, 1), (2, 2)
+
+START TRANSACTION
+
+UPDATE tx SET v = v + 10
+
+SAVEPOINT s1
+
+INSERT INTO tx VALUES (3, 3)
+
+ROLLBACK TO SAVEPOINT s1
+
+RELEASE SAVEPOINT s1
+
+COMMIT
+
+BEGIN
+
+DELETE FROM tx WHERE id = 2
+
+ROLLBACK
+
+START TRANSACTION READ ONLY
+
+SELECT id, v FROM tx ORDER BY id
+
+UPDATE tx SET v = 0
+
+COMMIT
+
+START TRANSACTION WITH CONSISTENT SNAPSHOT
+
+INSERT INTO tx VALUES (4, 4)
+
+COMMIT WORK
+
+SET autocommit = 0
+
+UPDATE tx SET v = v * 2 WHERE id = 4
+
+SELECT @@in_transaction
+
+COMMIT
+
+SET autocommit = 1
+
+BEGIN WORK
+
+INSERT INTO tx VALUES (5, 5)
+
+ROLLBACK WORK
+
+SELECT @@in_transaction, @@autocommit
+
+SELECT id, v FROM tx ORDER BY id
