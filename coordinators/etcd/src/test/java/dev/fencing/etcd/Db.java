@@ -23,6 +23,8 @@ final class Db {
         try (Statement s = keepAlive.createStatement()) {
             s.execute("CREATE TABLE orders (id INT AUTO_INCREMENT PRIMARY KEY, written_by VARCHAR(40))");
         }
+        // the operator's one-time step: the fence's tables, and the lock's resource declared (docs/etcd.md)
+        DriverManager.getConnection(fencingUrl(";fencing.resource=orders")).close();
     }
 
     String rawUrl() {
