@@ -64,6 +64,8 @@ public final class SideBySide {
             if (options.epochChange()) {
                 progress("epoch change at " + options.maxThreads() + " threads, " + options.epochChanges()
                         + " changes");
+                // the epoch changes' own resource, declared as fencing.schema=create declares a pinned one (SPEC C11)
+                java.sql.DriverManager.getConnection(fencedUrl(options.url(), epochResource)).close();
                 report.epochChange(EpochChange.run(fenced, tables, epochResource, options.maxThreads(),
                         options.epochChanges(), Math.max(0.2, options.seconds() / 5)));
             }
