@@ -86,6 +86,14 @@ public final class Catalog {
     }
 
     /**
+     * Whether any table is mapped to a resource (SPEC C11): when none is, every mutation needs the connection's own
+     * resource only, and {@link #resourcesOf} need not be asked.
+     */
+    public boolean mapsTables() {
+        return !resources.isEmpty();
+    }
+
+    /**
      * The resources a mutation needs a current token for (SPEC C11), {@code primary} standing for unmapped tables:
      * see {@link ResourceMap#resourcesOf}. {@code analysis} is {@code null} for a write the driver cannot name.
      */

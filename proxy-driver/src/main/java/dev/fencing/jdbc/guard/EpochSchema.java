@@ -245,11 +245,6 @@ public final class EpochSchema {
                 && holds(raw, sql.check(), sql.checkParameters());
     }
 
-    /**
-     * Runs the statements that add what is missing ({@code fencing.schema=create}); the failure, with the
-     * transaction rolled back, or {@code null}. The caller checks again: a connection racing this one may have
-     * added the same.
-     */
     /** A check that the fence's objects are in place. */
     private interface Check {
         boolean holds() throws SQLException;
@@ -262,31 +257,18 @@ public final class EpochSchema {
      */
     public static void createShared(Connection raw, Dialect dialect, List<String> statements, boolean autoCommit)
             throws SQLException {
-        SQLException failure = null;
-        for (int attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {
-            failure = dialect == Dialect.POSTGRESQL ? createSerialized(raw, statements, autoCommit)
-                    : create(raw, statements, autoCommit);
-            if (failure == null) {
-                return;
-            }
-            if (!SqlStates.isConcurrentCatalogChange(failure)) {
-                break; // a session outside the lock (an older driver) replacing the same function: tried again
-            }
-            try {
-                Thread.sleep(20L * attempt);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
+        SQLException failure = createRacing(raw, statements, autoCommit, dialect == Dialect.POSTGRESQL, null);
+        if (failure != null) {
+            throw failure;
         }
-        throw failure;
     }
 
     /** How often {@link #createRacing} runs the statements when another session's DDL got in the way. */
     private static final int CREATE_ATTEMPTS = 5;
 
     /**
-     * Runs {@code statements} until {@code done} holds: {@code null} then, else the last failure. Other sessions
+     * Runs {@code statements} until {@code done} holds ({@code null}: until they ran without failure): {@code null}
+     * then, else the last failure. Other sessions
      * may create the same shared objects at the same moment (the protection function serves every epoch table
      * of its schema), and PostgreSQL then fails one of the two {@code CREATE OR REPLACE} with "tuple concurrently
      * updated" or a unique violation in its catalog, before this table's own objects were made: such a failure is
@@ -297,7 +279,7 @@ public final class EpochSchema {
         SQLException failure = null;
         for (int attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {
             failure = postgres ? createSerialized(raw, statements, autoCommit) : create(raw, statements, autoCommit);
-            if (done.holds()) {
+            if (done == null ? failure == null : done.holds()) {
                 return null;
             }
             if (failure == null || !SqlStates.isConcurrentCatalogChange(failure)) {

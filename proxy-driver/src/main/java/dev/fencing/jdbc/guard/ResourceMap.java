@@ -26,7 +26,8 @@ import java.util.TreeSet;
  * Which resources own which tables, as the resource table beside the epoch table says (SPEC C11), for one connection:
  * read when the connection opens, so a change to the map applies to connections opened after it. It answers two
  * questions: for which resources a mutation needs a current token ({@link #resourcesOf}), and whether a resource
- * name is known at all before its first mark is made ({@link #requireKnown}).
+ * name is known at all before its first mark is made ({@link #requireKnown}). Not thread-safe on its own: it is
+ * asked only through its connection's {@link Catalog}, under the catalog's lock.
  */
 public final class ResourceMap {
     /** How many written names a connection remembers the meaning of; when full it starts over. */
@@ -103,7 +104,7 @@ public final class ResourceMap {
      *
      * @param analysis {@code null} when the statement is not known (a result set's row change)
      */
-    public synchronized Set<String> resourcesOf(Analysis analysis, String primary) throws SQLException {
+    public Set<String> resourcesOf(Analysis analysis, String primary) throws SQLException {
         if (mapped.isEmpty()) {
             return Set.of(primary);
         }
@@ -164,7 +165,7 @@ public final class ResourceMap {
     }
 
     /** This connection ran DDL: a written name may mean another table now. */
-    synchronized void forget() {
+    void forget() {
         meanings.clear();
     }
 

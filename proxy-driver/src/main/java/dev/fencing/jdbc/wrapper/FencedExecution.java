@@ -402,17 +402,17 @@ final class FencedExecution {
         try {
             admission.beforeStatement(tokens);
             admission.requireAdmittedTransaction(tokens);
-            Set<String> resources = router.resourcesOf(writes, primary);
-            if (resources.size() == 1) {
-                String resource = resources.iterator().next();
-                long token = resource.equals(primary) ? tokens.token(resource) : mappedToken(resource);
+            Set<String> resources = router.mapsTables() ? router.resourcesOf(writes, primary) : null;
+            if (resources == null || resources.size() == 1) {
+                String resource = resources == null ? primary : resources.iterator().next();
+                long token = tokenFor(resource, primary);
                 T result = guard.run(resource, token, queryTimeout, prefixable, repeatable, call);
                 FenceMetrics.of(resource).guarded(token);
                 return result;
             }
             java.util.SortedMap<String, Long> marks = new java.util.TreeMap<>();
             for (String resource : resources) {
-                marks.put(resource, resource.equals(primary) ? tokens.token(resource) : mappedToken(resource));
+                marks.put(resource, tokenFor(resource, primary));
             }
             T result = guard.runForAll(marks, queryTimeout, call);
             marks.forEach((resource, token) -> FenceMetrics.of(resource).guarded(token));
@@ -424,11 +424,17 @@ final class FencedExecution {
         }
     }
 
-    /** The token in force for a resource the statement's tables are mapped to (SPEC C11); refused when none is. */
-    private long mappedToken(String resource) throws SQLException {
+    /**
+     * The token in force for {@code resource}: the connection's or scope's own for {@code primary}; for a resource the
+     * statement's tables are mapped to (SPEC C11), a token held for it, refused when none is.
+     */
+    private long tokenFor(String resource, String primary) throws SQLException {
+        if (resource.equals(primary)) {
+            return tokens.token(resource);
+        }
         long token = tokens.find(resource);
         if (token == 0) {
-            throw Refusals.missingMappedToken(resource, tokens.resource());
+            throw Refusals.missingMappedToken(resource, primary);
         }
         return token;
     }

@@ -231,6 +231,11 @@ final class StatementRouter {
         }
     }
 
+    /** Whether tables are mapped to resources: see {@link Catalog#mapsTables}. */
+    boolean mapsTables() {
+        return catalog.mapsTables();
+    }
+
     /**
      * The resources the given writes need current tokens for (SPEC C11), {@code primary} standing for unmapped
      * tables; a {@code null} write is one whose tables the driver cannot name.
