@@ -165,6 +165,45 @@ abstract class ResourceMapTest {
     }
 
     @Test
+    void sqlClientsSetATokenPerResourceAndAStaleOneChangesNothing_C11() throws SQLException {
+        try (Connection next = fenced("jobs")) {
+            try (Fencing.Scope ignored = Fencing.scope("reports", 6)) {
+                write(next, "INSERT INTO " + reports + " VALUES (9, 0)"); // reports moves on to 6
+            }
+        }
+        try (Connection c = fenced("jobs")) {
+            write(c, "SET fencing.token = 2");
+            write(c, "SET fencing.token.billing = 4");
+            String q = raw.startsWith("jdbc:mariadb:") || raw.startsWith("jdbc:mysql:") ? "`" : "\"";
+            write(c, "SET fencing.token." + q + "reports" + q + " TO '5'");
+            write(c, "INSERT INTO " + unmapped + " VALUES (1, 0)"); // the connection's own resource, jobs, at 2
+            write(c, "INSERT INTO " + billing + " VALUES (1, 0)");
+            SQLException stale = assertThrows(SQLException.class, () -> {
+                try (Statement s = c.createStatement()) {
+                    s.addBatch("UPDATE " + billing + " SET v = 1");
+                    s.addBatch("UPDATE " + reports + " SET v = 1");
+                    s.executeBatch();
+                }
+            });
+            assertEquals(FencingSqlState.STALE_TOKEN, state(stale), stale.getMessage());
+            assertTrue(stale.getMessage().contains("'reports'"), stale.getMessage());
+            assertEquals(0, rows(billing + " WHERE v = 1"), "a write of the refused batch landed");
+            write(c, "RESET fencing.token.billing");
+            SQLException missing = assertThrows(SQLException.class, () -> write(c, "UPDATE " + billing + " SET v = 2"));
+            assertEquals(FencingSqlState.INVALID_TOKEN, state(missing), missing.getMessage());
+            for (String bad : List.of("SET fencing.token.billing = -1", "SET fencing.token.billing = 'x'",
+                    "SET fencing.resource.billing = 'r'", "SET fencing.token." + q + " " + q + " = 3")) {
+                SQLException refused = assertThrows(SQLException.class, () -> write(c, bad), bad);
+                assertTrue(refused.getSQLState().startsWith("ZF"), bad + ": " + refused.getSQLState());
+            }
+            write(c, "SET fencing.token.reports = 6");
+            write(c, "UPDATE " + reports + " SET v = 3");
+            assertEquals(0, rows(billing + " WHERE v <> 0"));
+            assertEquals(1, rows(reports + " WHERE v = 3"));
+        }
+    }
+
+    @Test
     void anUndeclaredOrDifferentlyCasedResourceWritesNothingAndNamesTheNearestKnownOne_C11() throws SQLException {
         for (String typo : List.of("Jobs", "jobs-v2", "jbos")) {
             try (Connection c = fenced(typo)) {

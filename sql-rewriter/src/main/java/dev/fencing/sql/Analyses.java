@@ -25,8 +25,9 @@ final class Analyses {
         return of(StatementKind.TRANSACTION_CONTROL, List.of(), control, null, false, statementCount);
     }
 
-    static Analysis fencingSetting(String name, String value, boolean local) {
-        return Analysis.of(StatementKind.FENCING_SETTING).setting(name, value, local).build();
+    static Analysis fencingSetting(String name, String resource, String value, boolean local) {
+        return Analysis.of(StatementKind.FENCING_SETTING).setting(name, value, local).settingResource(resource)
+                .build();
     }
 
     static Analysis mutation(List<String> targets, boolean returnsRows, int statementCount) {

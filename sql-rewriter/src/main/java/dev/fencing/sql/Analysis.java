@@ -13,6 +13,7 @@ public final class Analysis {
     private final String settingName;
     private final String settingValue;
     private final boolean localSetting;
+    private final String settingResource;
     private final String reason;
     private final boolean returnsRows;
     private final int statementCount;
@@ -45,6 +46,7 @@ public final class Analysis {
         this.settingName = b.settingName;
         this.settingValue = b.settingValue;
         this.localSetting = b.localSetting;
+        this.settingResource = b.settingResource;
         this.reason = b.reason;
         this.returnsRows = b.returnsRows;
         this.statementCount = b.statementCount;
@@ -73,6 +75,7 @@ public final class Analysis {
         b.settingName = settingName;
         b.settingValue = settingValue;
         b.localSetting = localSetting;
+        b.settingResource = settingResource;
         b.reason = reason;
         b.returnsRows = returnsRows;
         b.statementCount = statementCount;
@@ -97,6 +100,7 @@ public final class Analysis {
         private String settingName;
         private String settingValue;
         private boolean localSetting;
+        private String settingResource;
         private String reason;
         private boolean returnsRows;
         private int statementCount = 1;
@@ -129,6 +133,11 @@ public final class Analysis {
             settingName = name;
             settingValue = value;
             localSetting = local;
+            return this;
+        }
+
+        Builder settingResource(String value) {
+            settingResource = value;
             return this;
         }
 
@@ -224,6 +233,15 @@ public final class Analysis {
     /** For {@link StatementKind#FENCING_SETTING}: whether it was {@code SET LOCAL}, lasting one transaction. */
     public boolean isLocalSetting() {
         return localSetting;
+    }
+
+    /**
+     * For {@link StatementKind#FENCING_SETTING}: the resource a setting names after its own name
+     * ({@code SET fencing.token.billing = 7}: {@code billing}), exactly as written and unquoted; {@code null} when
+     * it names none.
+     */
+    public String settingResource() {
+        return settingResource;
     }
 
     /** For {@link StatementKind#UNGUARDABLE}: why, in words for an error message. */

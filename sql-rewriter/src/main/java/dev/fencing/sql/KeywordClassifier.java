@@ -322,7 +322,8 @@ final class KeywordClassifier {
     }
 
     /**
-     * {@code SET [SESSION|LOCAL] fencing.x = v}, {@code SET fencing.x TO v} or {@code RESET fencing.x}; else null.
+     * {@code SET [SESSION|LOCAL] fencing.x = v}, {@code SET fencing.x TO v} or {@code RESET fencing.x}, with
+     * {@code fencing.x.<resource>} naming the resource a setting is for; else null.
      * The analysis says whether it was {@code LOCAL}: the driver must not mistake it for a session setting.
      */
     private static Analysis fencingSetting(Part part, boolean reset) {
@@ -338,15 +339,21 @@ final class KeywordClassifier {
         }
         String name = FENCING_PREFIX + part.source(tokens.get(i + 2)).toLowerCase(Locale.ROOT);
         i += 3;
+        String resource = null;
+        if (i + 1 < tokens.size() && tokens.get(i).isPunctuation('.') && Names.isName(tokens.get(i + 1))) {
+            // fencing.token.<resource>: the resource exactly as written (a resource name is not folded), unquoted
+            resource = Names.unquoted(part.source(tokens.get(i + 1)));
+            i += 2;
+        }
         if (reset) {
-            return i == tokens.size() ? Analyses.fencingSetting(name, null, false) : null;
+            return i == tokens.size() ? Analyses.fencingSetting(name, resource, null, false) : null;
         }
         if (i < tokens.size() && (tokens.get(i).isPunctuation('=') || tokens.get(i).is("TO"))) {
             i++;
         } else {
             return null;
         }
-        return Analyses.fencingSetting(name, value(part, i), local);
+        return Analyses.fencingSetting(name, resource, value(part, i), local);
     }
 
     /** The value from token {@code from} on: a quoted string unquoted, anything else as written. */

@@ -240,6 +240,21 @@ class SqlAnalyzerTest {
     }
 
     @Test
+    void aTokenSettingMayNameItsResourceExactlyAsWritten_C11() {
+        Analysis billing = pg.analyze("SET fencing.token.Billing = 7");
+        assertEquals(StatementKind.FENCING_SETTING, billing.kind());
+        assertEquals("fencing.token", billing.settingName());
+        assertEquals("Billing", billing.settingResource());
+        assertEquals("7", billing.settingValue());
+        assertEquals("billing-2", h2.analyze("SET fencing.token.\"billing-2\" TO '8'").settingResource());
+        Analysis reset = pg.analyze("RESET fencing.token.reports");
+        assertEquals("reports", reset.settingResource());
+        assertNull(reset.settingValue());
+        assertNull(pg.analyze("SET fencing.token = 7").settingResource());
+        assertTrue(pg.analyze("SET LOCAL fencing.token.x = 7").isLocalSetting());
+    }
+
+    @Test
     void setLocalOfAFencingSettingSaysSo_C6() {
         for (String sql : new String[] {"SET LOCAL fencing.token = 7", "set local FENCING.TOKEN to '7'",
                 "SET LOCAL fencing.resource = 'orders'"}) {

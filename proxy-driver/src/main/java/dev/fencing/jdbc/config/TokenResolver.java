@@ -34,6 +34,8 @@ public final class TokenResolver {
     private final String staticResource;
     private String connectionResource;
     private long connectionToken;
+    /** Tokens set for named resources by {@code SET fencing.token.<resource>} (SPEC C11); empty until one is. */
+    private final java.util.Map<String, Long> resourceTokens = new java.util.HashMap<>(4);
     /**
      * Whether a token or resource set on this connection was forgotten when the connection was handed back
      * ({@link #handedBack()}), so a refusal for a missing token can say why; setting a token again ends it.
@@ -118,6 +120,12 @@ public final class TokenResolver {
             long scoped = Fencing.tokenFor(resource);
             if (scoped > 0 || resource.equals(scope.resource())) {
                 return scoped;
+            }
+        }
+        if (!resourceTokens.isEmpty()) {
+            Long named = resourceTokens.get(resource);
+            if (named != null) {
+                return named;
             }
         }
         if (!resource.equals(ownResource())) {
@@ -263,6 +271,28 @@ public final class TokenResolver {
         forgotten = false;
     }
 
+    /**
+     * {@code SET fencing.token.<resource> = n} ({@code text}) or {@code RESET fencing.token.<resource>}
+     * ({@code null}): sets or clears the connection's token for that one resource, which is in force for it ahead of
+     * every other source but a thread's scope. An invalid resource name or token is refused and changes nothing.
+     */
+    public void setResourceToken(String resource, String text, String source) throws SQLException {
+        String name = Settings.resourceName(resource, source);
+        if (name == null) {
+            throw Settings.configuration(source + ": the resource name is empty");
+        }
+        if (text == null) {
+            resourceTokens.remove(name);
+            return;
+        }
+        long token = TokenText.parse(text);
+        if (token < 0) {
+            throw Refusals.invalidToken(name, source, text);
+        }
+        resourceTokens.put(name, token);
+        forgotten = false;
+    }
+
     private long checked(String text, String source) throws FencingRefusedException {
         long token = TokenText.parse(text);
         if (token < 0) {
@@ -296,10 +326,11 @@ public final class TokenResolver {
      * the next borrower starts from the configured sources only. A thread's scope is untouched: it is the thread's.
      */
     public void handedBack() {
-        if (connectionToken > 0 || connectionResource != null) {
+        if (connectionToken > 0 || connectionResource != null || !resourceTokens.isEmpty()) {
             forgotten = true;
         }
         connectionToken = 0;
         connectionResource = null;
+        resourceTokens.clear();
     }
 }

@@ -458,6 +458,10 @@ final class FencedExecution {
      */
     private void applySetting(Analysis analysis) throws SQLException {
         String name = analysis.settingName();
+        if (analysis.settingResource() != null) {
+            applyResourceSetting(analysis);
+            return;
+        }
         if (!analysis.isLocalSetting()) {
             applySetting(name, analysis.settingValue(), "SET " + name, true);
             return;
@@ -478,6 +482,30 @@ final class FencedExecution {
             refusals.refuse(refusal, source);
         }
         admission.afterLocalToken(admits, tokens);
+    }
+
+    /**
+     * {@code SET fencing.token.<resource> = n} or {@code RESET fencing.token.<resource>}: the connection's token for
+     * one named resource (SPEC C11), for SQL clients whose writes reach tables of several resources.
+     */
+    private void applyResourceSetting(Analysis analysis) throws SQLException {
+        String name = analysis.settingName() + "." + analysis.settingResource();
+        String token = FencingProperty.TOKEN.getName();
+        if (!analysis.settingName().equals(token)) {
+            throw Settings.configuration("'" + name + "' is not a setting; only " + token + ".<resource> names a"
+                    + " resource (SET " + token + ".billing = 7)");
+        }
+        if (analysis.isLocalSetting()) {
+            throw Settings.configuration("SET LOCAL " + name + " is not supported: use SET " + name
+                    + " for the connection, or Fencing.scope(resource, token).with(resource, token) for a block of"
+                    + " code");
+        }
+        String source = (analysis.settingValue() == null ? "RESET " : "SET ") + name;
+        try {
+            tokens.setResourceToken(analysis.settingResource(), analysis.settingValue(), source);
+        } catch (FencingRefusedException refusal) {
+            refusals.refuse(refusal, source);
+        }
     }
 
     /** A setting from SQL ({@code sql}: as on PostgreSQL, it ends a local token too) or from client info. */
