@@ -107,6 +107,28 @@ class FenceMetricsTest {
     }
 
     @Test
+    void aScopeOrSettingNamingAnotherResourceThanTheUrlPinsIsLoggedOnce_C11() throws SQLException {
+        String other = resource + "-other";
+        try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.schema=create",
+                "fencing.resource=" + resource, "fencing.resources=any")); Statement s = c.createStatement()) {
+            try (Fencing.Scope ignored = Fencing.scope(other, 1)) {
+                for (int i = 0; i < 3; i++) {
+                    s.executeUpdate("UPDATE account SET balance = " + i + " WHERE id = 1");
+                }
+            }
+            try (Fencing.Scope ignored = Fencing.scope(resource, 1)) {
+                s.executeUpdate("UPDATE account SET balance = 5 WHERE id = 1");
+            }
+            s.execute("SET fencing.resource = '" + other + "x'");
+        }
+        List<String> lines = logged.stream().filter(l -> l.contains("pin resource")).toList();
+        assertEquals(2, lines.size(), String.join("\n", logged));
+        assertTrue(lines.get(0).contains("'" + resource + "'") && lines.get(0).contains("a Fencing.scope names '"
+                + other + "'"), lines.get(0));
+        assertTrue(lines.get(1).contains("SET fencing.resource names '" + other + "x'"), lines.get(1));
+    }
+
+    @Test
     void theMBeanCountsGuardedWritesAdvancesAndRefusalsBySqlState() throws Exception {
         twoEpochsAndTwoRefusals();
 

@@ -161,6 +161,17 @@ public final class FenceMetrics implements FenceMXBean {
     }
 
     /**
+     * A connection whose settings pin resource {@code pinned} runs statements for {@code named} instead, set by
+     * {@code by} (a thread's scope, {@code SET fencing.resource}, client info): logged once per connection and name,
+     * since unmapped tables are then fenced for {@code named}, not for the resource the URL names (SPEC C11).
+     */
+    public static void resourceOverridden(String pinned, String named, String by) {
+        LOG.log(System.Logger.Level.INFO, "fencing: the connection''s settings pin resource ''{0}'', but {1} names"
+                + " ''{2}'': its writes to unmapped tables are fenced for ''{2}''; tables mapped to ''{0}'' still need a"
+                + " token for ''{0}''", pinned, by, named);
+    }
+
+    /**
      * The session fence gave up registering a connection at {@code token} at one idle point, for a transient
      * {@code cause}: the statement guard serves its writes until a later idle point, {@code retryMillis} from now at
      * the earliest, registers it. Counted every time; logged at the first of a run of failures ({@code failures} 1),

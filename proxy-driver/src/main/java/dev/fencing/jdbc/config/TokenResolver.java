@@ -34,6 +34,10 @@ public final class TokenResolver {
     private final String staticResource;
     private String connectionResource;
     private long connectionToken;
+    /** The resource the URL or properties pin ({@code fencing.resource}), or {@code null}. */
+    private final String pinnedResource;
+    /** The last other name a scope or setting gave while a resource is pinned: logged once, not per statement. */
+    private String overriddenBy;
     /** Tokens set for named resources by {@code SET fencing.token.<resource>} (SPEC C11); empty until one is. */
     private final java.util.Map<String, Long> resourceTokens = new java.util.HashMap<>(4);
     /**
@@ -56,6 +60,7 @@ public final class TokenResolver {
         this.tokenFile = file == null || file.isBlank() ? null : new TokenFile(Path.of(file.trim()));
         this.tokenSource = instantiate(settings.text(FencingProperty.TOKEN_SOURCE));
         String resource = settings.resource();
+        this.pinnedResource = resource;
         if (resource == null) {
             resource = Settings.resourceName(System.getenv(settings.resourceEnvName()),
                     "environment variable " + settings.resourceEnvName());
@@ -91,9 +96,21 @@ public final class TokenResolver {
     public String resource() {
         Fencing.Scope scope = Fencing.current();
         if (scope != null) {
-            return scope.resource();
+            String named = scope.resource();
+            if (pinnedResource != null && !named.equals(pinnedResource)) {
+                overridden(named, "a Fencing.scope");
+            }
+            return named;
         }
         return connectionResource != null ? connectionResource : staticResource;
+    }
+
+    /** Logs, once per name in a row, that {@code named} stands in for the pinned resource. */
+    private void overridden(String named, String by) {
+        if (!named.equals(overriddenBy)) {
+            overriddenBy = named;
+            dev.fencing.jdbc.audit.FenceMetrics.resourceOverridden(pinnedResource, named, by);
+        }
     }
 
     /** The valid token in force for {@code resource}; a missing or invalid one is refused (SPEC C1). */
@@ -319,6 +336,9 @@ public final class TokenResolver {
      */
     public void setConnectionResource(String resource, String source) throws SQLException {
         connectionResource = Settings.resourceName(resource, source);
+        if (connectionResource != null && pinnedResource != null && !connectionResource.equals(pinnedResource)) {
+            overridden(connectionResource, source);
+        }
     }
 
     /**
