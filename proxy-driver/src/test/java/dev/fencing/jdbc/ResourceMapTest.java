@@ -1,12 +1,9 @@
 package dev.fencing.jdbc;
 
-import dev.fencing.jdbc.cli.FencingCli;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -68,18 +65,7 @@ abstract class ResourceMapTest {
 
     /** Runs the {@code fencing} command on this test's tables; returns its output, asserting its exit code. */
     private String cli(int exit, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        List<String> all = new ArrayList<>(List.of(args));
-        all.add(1, "--url");
-        all.add(2, raw);
-        all.add(3, "--epoch-table");
-        all.add(4, epochs());
-        all.add(5, "--lease-table");
-        all.add(6, name + "_lease");
-        int code = FencingCli.run(new PrintWriter(out, true), new PrintWriter(err, true), all.toArray(String[]::new));
-        assertEquals(exit, code, "fencing " + String.join(" ", args) + ": " + out + err);
-        return out + err.toString();
+        return TestDatabase.cli(exit, raw, epochs(), name + "_lease", args);
     }
 
     /** This test's epoch table: a name no data table's name contains (the driver refuses DDL naming it). */

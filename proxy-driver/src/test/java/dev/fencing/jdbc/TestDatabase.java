@@ -103,6 +103,21 @@ public enum TestDatabase {
         return url.toString();
     }
 
+    /**
+     * Runs the {@code fencing} command against {@code rawUrl} with a test's own epoch and lease tables; returns what it
+     * printed, asserting its exit code.
+     */
+    public static String cli(int exit, String rawUrl, String epochTable, String leaseTable, String... args) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of(args));
+        all.addAll(1, java.util.List.of("--url", rawUrl, "--epoch-table", epochTable, "--lease-table", leaseTable));
+        int code = dev.fencing.jdbc.cli.FencingCli.run(new java.io.PrintWriter(out, true),
+                new java.io.PrintWriter(err, true), all.toArray(String[]::new));
+        org.junit.jupiter.api.Assertions.assertEquals(exit, code, "fencing " + String.join(" ", args) + ": " + out + err);
+        return out + err.toString();
+    }
+
     /** A connection through the fencing driver with {@code settings}, holding {@code token} as its connection token. */
     public static java.sql.Connection fencedAt(long token, String rawUrl, String... settings)
             throws java.sql.SQLException {

@@ -31,9 +31,36 @@ final class CatalogTables {
         this.dialect = dialect;
     }
 
-    /** What a written name is to the database: "table" for a plain one, or words for what else it is. */
-    record Resolved(Table table, String kind) {
+    /**
+     * What a written name is to the database: "table" for a plain one, or words for what else it is; and whether a
+     * write to it may run code that writes other tables (a user trigger, a cascading foreign key pointing at it; on
+     * PostgreSQL also row security, and defaults, constraints or indexes calling functions outside
+     * {@code pg_catalog} or volatile ones, and domain-typed columns).
+     */
+    record Resolved(Table table, String kind, boolean runsCode) {
     }
+
+    /**
+     * PostgreSQL, over {@code pg_class c}: whether a write to {@code c} may run code that writes elsewhere. Foreign keys'
+     * own internal triggers do not count, but a key pointing at {@code c} whose delete or update action writes does.
+     */
+    private static final String PG_RUNS_CODE = "(EXISTS (SELECT 1 FROM pg_catalog.pg_trigger t WHERE t.tgrelid = c.oid"
+            + " AND NOT t.tgisinternal) OR c.relrowsecurity"
+            + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_constraint f WHERE f.confrelid = c.oid AND f.contype = 'f'"
+            + " AND (f.confdeltype IN ('c', 'n', 'd') OR f.confupdtype IN ('c', 'n', 'd')))"
+            + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type ty ON ty.oid = a.atttypid"
+            + " WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND (ty.typtype IN ('d', 'c')"
+            + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_type e WHERE e.oid = ty.typelem AND e.typtype IN ('d', 'c'))))"
+            + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_proc p"
+            + " ON d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND p.oid = d.refobjid"
+            + " WHERE (d.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass"
+            + " AND d.objid IN (SELECT ad.oid FROM pg_catalog.pg_attrdef ad WHERE ad.adrelid = c.oid)"
+            + " OR d.classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass"
+            + " AND d.objid IN (SELECT co.oid FROM pg_catalog.pg_constraint co WHERE co.conrelid = c.oid)"
+            + " OR d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass"
+            + " AND d.objid IN (SELECT i.indexrelid FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid))"
+            + " AND (p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace OR p.provolatile = 'v'"
+            + " AND p.proname NOT IN ('" + String.join("', '", WritingFunctions.HARMLESS_POSTGRES) + "'))))";
 
     Resolved lookUp(List<String> parts) throws SQLException {
         if (parts.size() > 2) {
@@ -52,7 +79,8 @@ final class CatalogTables {
     /** {@code to_regclass} reads the name as the server's parser would, with this session's search_path. */
     private Resolved lookUpPostgres(String name) throws SQLException {
         String sql = "SELECT n.nspname, c.relname, c.relkind,"
-                + " EXISTS (SELECT 1 FROM pg_catalog.pg_inherits i WHERE i.inhparent = c.oid), c.relhasrules"
+                + " EXISTS (SELECT 1 FROM pg_catalog.pg_inherits i WHERE i.inhparent = c.oid), c.relhasrules, "
+                + PG_RUNS_CODE
                 + " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
                 + " WHERE c.oid = pg_catalog.to_regclass(?)";
         try (PreparedStatement ps = raw.prepareStatement(sql)) {
@@ -71,7 +99,7 @@ final class CatalogTables {
                     case "f" -> "foreign table";
                     default -> "relation of kind '" + relkind + "'";
                 };
-                return new Resolved(new Table(rs.getString(1), rs.getString(2)), kind);
+                return new Resolved(new Table(rs.getString(1), rs.getString(2)), kind, rs.getBoolean(6));
             }
         }
     }
@@ -97,7 +125,8 @@ final class CatalogTables {
         } catch (SQLException e) {
             return null;
         }
-        return typed(table, "SELECT TABLE_TYPE FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?");
+        return typed(table, "SELECT t.TABLE_TYPE, " + runsCode("INFORMATION_SCHEMA", "t.TABLE_SCHEMA", "t.TABLE_NAME")
+                + " FROM INFORMATION_SCHEMA.TABLES t WHERE t.TABLE_SCHEMA = ? AND t.TABLE_NAME = ?");
     }
 
     /** MariaDB: the named schema or the current database; a name that matches several tables matches none. */
@@ -107,8 +136,10 @@ final class CatalogTables {
             names.add(part.length() >= 2 && part.startsWith("`") && part.endsWith("`")
                     ? part.substring(1, part.length() - 1).replace("``", "`") : part);
         }
-        String sql = "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES"
-                + " WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?" + Dialect.MARIADB.allRows();
+        String sql = "SELECT t.TABLE_SCHEMA, t.TABLE_NAME, t.TABLE_TYPE, "
+                + runsCode("information_schema", "t.TABLE_SCHEMA", "t.TABLE_NAME")
+                + " FROM information_schema.TABLES t"
+                + " WHERE t.TABLE_SCHEMA = COALESCE(?, DATABASE()) AND t.TABLE_NAME = ?" + Dialect.MARIADB.allRows();
         try (PreparedStatement ps = raw.prepareStatement(sql)) {
             ps.setString(1, names.size() == 2 ? names.get(0) : null);
             ps.setString(2, names.get(names.size() - 1));
@@ -117,10 +148,27 @@ final class CatalogTables {
                     return null;
                 }
                 Resolved resolved = new Resolved(new Table(rs.getString(1), rs.getString(2)),
-                        "BASE TABLE".equals(rs.getString(3)) ? "table" : rs.getString(3).toLowerCase(Locale.ROOT));
+                        "BASE TABLE".equals(rs.getString(3)) ? "table" : rs.getString(3).toLowerCase(Locale.ROOT),
+                        rs.getBoolean(4));
                 return rs.next() ? null : resolved;
             }
         }
+    }
+
+    /**
+     * H2 and MariaDB, in the standard information schema ({@code schema}): whether a write to the table
+     * ({@code tableSchema}, {@code tableName}: columns of the outer query) may run code that writes elsewhere, a
+     * trigger on it or a foreign key pointing at it whose delete or update action writes.
+     */
+    private static String runsCode(String schema, String tableSchema, String tableName) {
+        return "(EXISTS (SELECT 1 FROM " + schema + ".TRIGGERS tr WHERE tr.EVENT_OBJECT_SCHEMA = " + tableSchema
+                + " AND tr.EVENT_OBJECT_TABLE = " + tableName + ") OR EXISTS (SELECT 1 FROM " + schema
+                + ".REFERENTIAL_CONSTRAINTS rc WHERE rc.UNIQUE_CONSTRAINT_SCHEMA = " + tableSchema
+                + " AND " + (schema.equals("information_schema") ? "rc.REFERENCED_TABLE_NAME = " + tableName
+                : "rc.UNIQUE_CONSTRAINT_NAME IN (SELECT tc.CONSTRAINT_NAME FROM " + schema + ".TABLE_CONSTRAINTS tc"
+                + " WHERE tc.TABLE_SCHEMA = " + tableSchema + " AND tc.TABLE_NAME = " + tableName + ")")
+                + " AND (rc.DELETE_RULE <> 'RESTRICT' AND rc.DELETE_RULE <> 'NO ACTION'"
+                + " OR rc.UPDATE_RULE <> 'RESTRICT' AND rc.UPDATE_RULE <> 'NO ACTION')))";
     }
 
     private Resolved typed(Table table, String sql) throws SQLException {
@@ -132,7 +180,8 @@ final class CatalogTables {
                     return null;
                 }
                 String type = rs.getString(1);
-                return new Resolved(table, "BASE TABLE".equals(type) ? "table" : type.toLowerCase(Locale.ROOT));
+                return new Resolved(table, "BASE TABLE".equals(type) ? "table" : type.toLowerCase(Locale.ROOT),
+                        rs.getBoolean(2));
             }
         }
     }
