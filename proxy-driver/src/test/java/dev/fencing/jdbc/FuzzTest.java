@@ -99,6 +99,26 @@ class FuzzTest {
         fuzz(TestDatabase.MARIADB, statements);
     }
 
+    @Test
+    void fuzzedStatementsWithAStaleOrNoTokenForTheMappedResourceNeverChangeH2_C11() throws Exception {
+        fuzz(TestDatabase.H2, Integer.getInteger("fencing.fuzz.statements", DEFAULT_H2_STATEMENTS) / 3, null, true);
+    }
+
+    @Test
+    void fuzzedStatementsWithAStaleOrNoTokenForTheMappedResourceNeverChangePostgresql_C11() throws Exception {
+        int statements = Integer.getInteger("fencing.fuzz.pg.statements", DEFAULT_PG_STATEMENTS) / 2;
+        Assumptions.assumeTrue(statements > 0, "PostgreSQL fuzzing turned off by fencing.fuzz.pg.statements=0");
+        fuzz(TestDatabase.POSTGRESQL, statements, null, true);
+    }
+
+    @Test
+    @RequiresMariaDb
+    void fuzzedStatementsWithAStaleOrNoTokenForTheMappedResourceNeverChangeMariaDb_C11() throws Exception {
+        int statements = Integer.getInteger("fencing.fuzz.mariadb.statements", DEFAULT_MARIADB_STATEMENTS) / 2;
+        Assumptions.assumeTrue(statements > 0, "MariaDB fuzzing turned off by fencing.fuzz.mariadb.statements=0");
+        fuzz(TestDatabase.MARIADB, statements, null, true);
+    }
+
     /**
      * The MariaDB judge is cheap, not blind: a change made behind the fence's back (a raw connection, standing for a
      * write the fence let through) fails the run at the statement after which it was made, whether it changed
@@ -120,20 +140,25 @@ class FuzzTest {
     void theMariaDbJudgeCatchesAChangeMadeBehindTheFence_C5(String plant) {
         int plantedAfter = 20;
         AssertionError e = assertThrows(AssertionError.class, () -> fuzz(TestDatabase.MARIADB, 30,
-                new Plant(plantedAfter, plant)));
+                new Plant(plantedAfter, plant), false));
         assertTrue(e.getMessage().startsWith("unguarded change (seed ") && e.getMessage().contains(", statement "
                 + plantedAfter + ","), e.getMessage());
     }
 
     private void fuzz(TestDatabase database, int statements) throws Exception {
-        fuzz(database, statements, null);
+        fuzz(database, statements, null, false);
     }
 
     /** A change made behind the fence's back through a raw connection after statement {@code after}. */
     record Plant(int after, String sql) {
     }
 
-    private void fuzz(TestDatabase database, int statements, Plant plant) throws Exception {
+    /**
+     * {@code mapped}: the run's tables are mapped to the run's resource (SPEC C11) and both attackers name another
+     * resource, for which they hold the current token; the attacker's token for the tables' resource is none or stale
+     * ({@code SET fencing.token.<resource>}).
+     */
+    private void fuzz(TestDatabase database, int statements, Plant plant, boolean mapped) throws Exception {
         long seed = Long.getLong("fencing.fuzz.seed", 20261129L);
         // Fixed names, so a seed always yields the same texts: H2's database is private to this run, and on
         // PostgreSQL the run gets a schema of its own (with its own epoch table).
@@ -155,7 +180,9 @@ class FuzzTest {
                     "DROP TABLE IF EXISTS " + table + "_f", "DROP TABLE IF EXISTS " + table + "_r",
                     "DROP TABLE IF EXISTS " + PROBE, "DROP TABLE IF EXISTS fzplanted", "DROP VIEW IF EXISTS fzplanted_v",
                     "DROP PROCEDURE IF EXISTS fzplanted_p", "DROP EVENT IF EXISTS fzplanted_e",
-                    "DROP TABLE IF EXISTS fzepoch", "DROP FUNCTION IF EXISTS `1fzfn`",
+                    "DROP TABLE IF EXISTS fzepoch", "DROP TABLE IF EXISTS fzepoch_resource",
+                    "DROP TABLE IF EXISTS fzepoch_lease", "DROP TABLE IF EXISTS fzscratch",
+                    "DROP FUNCTION IF EXISTS `1fzfn`",
                     "DROP FUNCTION IF EXISTS `\u20acfzfn`", "DROP FUNCTION IF EXISTS `a\u20acfzfn`",
                     "DROP FUNCTION IF EXISTS `a\u00a0fzfn`"};
             TestDatabase.exec(raw, drops);
@@ -165,9 +192,27 @@ class FuzzTest {
         // On MariaDB the run has an epoch table of its own: the server's other tests share the database's default one.
         String epochTable = database == TestDatabase.MARIADB ? "fzepoch" : "fencing_epoch";
         List<String> fencing = new ArrayList<>(List.of("fencing.resource=" + resource, "fencing.table=" + epochTable));
+        String own = "fzown";
+        if (mapped) {
+            TestDatabase.exec(raw, "CREATE TABLE fzscratch (n INT)");
+            String leaseTable = epochTable + "_lease";
+            TestDatabase.cli(0, raw, epochTable, leaseTable, "init");
+            TestDatabase.cli(0, raw, epochTable, leaseTable, "map", table, table + "_log", "--resource", resource);
+            TestDatabase.cli(0, raw, epochTable, leaseTable, "declare", own);
+            fencing.add("fencing.lease.table=" + leaseTable);
+        }
         try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, with(fencing, "fencing.schema=create",
                 "fencing.token=" + HIGH_WATER_MARK))); Statement s = c.createStatement()) {
             s.executeUpdate("UPDATE " + table + " SET balance = balance WHERE id = 1");
+        }
+        if (mapped) {
+            // the attackers' own resource, at the mark their token names, before the judge's first look
+            fencing.set(0, "fencing.resource=" + own);
+            fencing.add("fencing.token=" + HIGH_WATER_MARK);
+            try (Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, with(fencing)));
+                 Statement s = c.createStatement()) {
+                s.executeUpdate("INSERT INTO fzscratch VALUES (1)");
+            }
         }
         List<String> corpus = corpus(database, table, procedure, resource, epochTable);
         StatementMutator mutator = new StatementMutator(seed, corpus, table);
@@ -180,7 +225,10 @@ class FuzzTest {
                 ? new MariaDbFuzzJudge(raw, table, table + "_log", epochTable)
                 : new QueryJudge(raw, checksumQuery(database, table, resource, schema))) {
             // One attacker without a token, one with a stale token.
-            String[][] settings = {with(fencing), with(fencing, "fencing.token=" + (HIGH_WATER_MARK - 2))};
+            String[][] settings = mapped
+                    ? new String[][] {with(fencing), with(fencing, "SET fencing.token." + resource + " = "
+                            + (HIGH_WATER_MARK - 2))}
+                    : new String[][] {with(fencing), with(fencing, "fencing.token=" + (HIGH_WATER_MARK - 2))};
             attackers = new Connection[] {attacker(settings[0]), attacker(settings[1])};
             String expected = judge.readAll();
             java.util.ArrayDeque<String> recent = new java.util.ArrayDeque<>();
@@ -247,11 +295,22 @@ class FuzzTest {
     }
 
     /**
-     * A fenced connection for fuzzed texts. On MariaDB a lock wait ends in 5 s (the server's default is a year): a
+     * A fenced connection for fuzzed texts ({@code settings}: the URL's, and {@code SET ...} texts run after it opens).
+     * On MariaDB a lock wait ends in 5 s (the server's default is a year): a
      * text that waits for a lock the other connection holds fails instead of hanging the run.
      */
     private Connection attacker(String... settings) throws SQLException {
-        Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, settings));
+        List<String> url = new ArrayList<>();
+        List<String> afterConnect = new ArrayList<>();
+        for (String setting : settings) {
+            (setting.startsWith("SET ") ? afterConnect : url).add(setting);
+        }
+        Connection c = DriverManager.getConnection(TestDatabase.fenced(raw, url.toArray(new String[0])));
+        for (String sql : afterConnect) {
+            try (Statement s = c.createStatement()) {
+                s.execute(sql);
+            }
+        }
         if (raw.startsWith("jdbc:mariadb:")) {
             try (Statement s = c.createStatement()) {
                 s.execute("SET SESSION lock_wait_timeout = 5, innodb_lock_wait_timeout = 5");
