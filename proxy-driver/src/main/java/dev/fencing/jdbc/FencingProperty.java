@@ -69,6 +69,12 @@ public enum FencingProperty {
     public static final String DEFAULT_RESOURCE = "default";
     /** The environment variable a token is read from when {@code fencing.token.env} names none. */
     public static final String DEFAULT_TOKEN_ENV = "FENCING_TOKEN";
+    /**
+     * The environment variable holding tokens for several resources, {@code resource=token} separated by spaces
+     * ({@code fencing exec} with several {@code --resource}): read for resources other than the connection's own,
+     * which tables are mapped to (SPEC C11).
+     */
+    public static final String DEFAULT_TOKENS_ENV = "FENCING_TOKENS";
     /** The environment variable a resource is read from when {@code fencing.resource.env} names none. */
     public static final String DEFAULT_RESOURCE_ENV = "FENCING_RESOURCE";
     /** Where an audit-mode connection without {@code fencing.audit.file} writes its report at exit. */

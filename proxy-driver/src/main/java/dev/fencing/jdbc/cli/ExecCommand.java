@@ -47,8 +47,11 @@ final class ExecCommand implements Callable<Integer> {
     @Mixin
     ConnectionOptions db;
 
-    @Option(names = "--resource", required = true, description = "The resource the command writes to.")
-    String resource;
+    @Option(names = "--resource", required = true, description = "The resource the command writes to; repeat it"
+            + " for a job whose writes reach tables of several resources (the first is $"
+            + FencingProperty.DEFAULT_RESOURCE_ENV + "; every lease's token is in $" + FencingProperty.DEFAULT_TOKENS_ENV
+            + ").")
+    List<String> resources;
 
     @Option(names = "--holder", description = "Who runs it (default: user@host). Each run holds the lease as"
             + " HOLDER/RUN-ID, RUN-ID random (128 bits), so two overlapping runs never share a lease, even in"
@@ -84,50 +87,88 @@ final class ExecCommand implements Callable<Integer> {
         if (every.isZero() || every.isNegative() || every.compareTo(ttl) >= 0) {
             throw new CliException(Exit.USAGE, "--renew-every must be positive and shorter than --ttl");
         }
+        if (new java.util.HashSet<>(resources).size() != resources.size()) {
+            throw new CliException(Exit.USAGE, "--resource names a resource twice: " + resources);
+        }
         PrintWriter err = spec.commandLine().getErr();
         String runHolder = runHolder(holder != null ? holder : defaultHolder());
         try (TokenIssuer issuer = db.issuer()) {
-            Lease lease = issuer.acquire(resource, runHolder, ttl, new AcquireOptions(wait, revoke, false));
-            err.println("fencing: '" + runHolder + "' holds '" + resource + "' with token " + lease.token());
+            List<Lease> leases = acquireAll(issuer, runHolder, err);
+            Lease primary = leases.stream().filter(l -> l.resource().equals(resources.get(0))).findFirst()
+                    .orElseThrow();
             Child child;
             try {
-                child = Child.start(command, Map.of(FencingProperty.DEFAULT_TOKEN_ENV, Long.toString(lease.token()),
-                        FencingProperty.DEFAULT_RESOURCE_ENV, resource,
-                        PGOPTIONS, pgOptions(System.getenv(PGOPTIONS), lease.token(), resource)), grace);
+                child = Child.start(command, Map.of(FencingProperty.DEFAULT_TOKEN_ENV, Long.toString(primary.token()),
+                        FencingProperty.DEFAULT_RESOURCE_ENV, primary.resource(),
+                        FencingProperty.DEFAULT_TOKENS_ENV, tokens(leases),
+                        PGOPTIONS, pgOptions(System.getenv(PGOPTIONS), primary.token(), primary.resource())), grace);
             } catch (IOException e) {
-                releaseQuietly(issuer, lease, err);
+                releaseAll(issuer, leases, err);
                 throw new CliException(Exit.CANNOT_START, "cannot start " + command.get(0) + ": " + e.getMessage());
             }
             Thread hook = new Thread(() -> {
                 child.stop();
-                releaseQuietly(issuer, lease, err);
+                releaseAll(issuer, leases, err);
             }, "fencing-exec-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             try {
-                return supervise(issuer, lease, child, every, err);
+                return supervise(issuer, leases, child, every, err);
             } finally {
                 removeHook(hook);
             }
         }
     }
 
-    /** Renews until the command ends; stops it when the lease is lost. Returns the exit code of {@code exec}. */
-    private int supervise(TokenIssuer issuer, Lease granted, Child child, Duration every, PrintWriter err) {
-        Lease lease = granted;
+    /**
+     * Acquires a lease on every resource, in the order of their names, so that two jobs wanting the same resources
+     * never wait on each other in a cycle; when one cannot be had, the ones already held are released.
+     */
+    private List<Lease> acquireAll(TokenIssuer issuer, String runHolder, PrintWriter err) throws SQLException {
+        List<Lease> leases = new java.util.ArrayList<>();
+        try {
+            for (String resource : new java.util.TreeSet<>(resources)) {
+                Lease lease = issuer.acquire(resource, runHolder, ttl, new AcquireOptions(wait, revoke, false));
+                leases.add(lease);
+                err.println("fencing: '" + runHolder + "' holds '" + resource + "' with token " + lease.token());
+            }
+            return leases;
+        } catch (SQLException | RuntimeException failure) {
+            releaseAll(issuer, leases, err);
+            throw failure;
+        }
+    }
+
+    /** {@code resource=token} for every lease, separated by spaces: what the driver reads for mapped tables. */
+    static String tokens(List<Lease> leases) {
+        StringBuilder out = new StringBuilder();
+        for (Lease lease : leases) {
+            out.append(out.length() == 0 ? "" : " ").append(lease.resource()).append('=').append(lease.token());
+        }
+        return out.toString();
+    }
+
+    /** Renews until the command ends; stops it when a lease is lost. Returns the exit code of {@code exec}. */
+    private int supervise(TokenIssuer issuer, List<Lease> held, Child child, Duration every, PrintWriter err) {
+        List<Lease> leases = held;
         long lastRenewed = System.nanoTime();
         while (!child.waitFor(every)) {
             long attempt = System.nanoTime();
             try {
-                lease = issuer.renew(lease, ttl);
+                List<Lease> renewed = new java.util.ArrayList<>(leases.size());
+                for (Lease lease : leases) {
+                    renewed.add(issuer.renew(lease, ttl));
+                }
+                leases = renewed;
                 lastRenewed = attempt;
             } catch (LeaseLostException lost) {
                 child.stop();
                 err.println(lost.getMessage() + "; stopped " + command.get(0));
+                releaseAll(issuer, leases, err);
                 return Exit.LOST;
             } catch (SQLException failure) {
                 if (attempt - lastRenewed >= ttl.toNanos()) {
                     child.stop();
-                    err.println("fencing: could not renew the lease on '" + resource + "' for " + ttl.toMillis()
+                    err.println("fencing: could not renew the lease on " + resources + " for " + ttl.toMillis()
                             + " ms (" + failure.getMessage() + "); stopped " + command.get(0));
                     return Exit.LOST;
                 }
@@ -135,8 +176,14 @@ final class ExecCommand implements Callable<Integer> {
             }
         }
         child.stop();   // what the command left running in its group must not outlive the lease
-        releaseQuietly(issuer, lease, err);
+        releaseAll(issuer, leases, err);
         return child.exitCode();
+    }
+
+    private static void releaseAll(TokenIssuer issuer, List<Lease> leases, PrintWriter err) {
+        for (Lease lease : leases) {
+            releaseQuietly(issuer, lease, err);
+        }
     }
 
     private static void releaseQuietly(TokenIssuer issuer, Lease lease, PrintWriter err) {

@@ -147,7 +147,7 @@ public final class TokenResolver {
         }
         if (!resource.equals(ownResource())) {
             // a resource a mapped table belongs to (SPEC C11): the connection's own tokens are for its own resource
-            return tokenSource != null ? fromSource(resource) : 0;
+            return tokenSource != null ? fromSource(resource) : fromTokensEnv(resource);
         }
         if (localTokens) {
             long local = localToken(resource);
@@ -197,6 +197,26 @@ public final class TokenResolver {
         }
         return value == null || value.isEmpty() ? 0
                 : valid(resource, "SET LOCAL " + FencingProperty.TOKEN.getName(), value);
+    }
+
+    /**
+     * The token for {@code resource} in {@link FencingProperty#DEFAULT_TOKENS_ENV} ({@code resource=token} separated
+     * by white space, the last {@code =} of an entry ending its name); 0 when it names none. An entry for this
+     * resource with an invalid token is refused.
+     */
+    private static long fromTokensEnv(String resource) throws FencingRefusedException {
+        String all = System.getenv(FencingProperty.DEFAULT_TOKENS_ENV);
+        if (all == null || all.isBlank()) {
+            return 0;
+        }
+        for (String entry : all.trim().split("\\s+")) {
+            int at = entry.lastIndexOf('=');
+            if (at > 0 && entry.substring(0, at).equals(resource)) {
+                return valid(resource, "environment variable " + FencingProperty.DEFAULT_TOKENS_ENV,
+                        entry.substring(at + 1));
+            }
+        }
+        return 0;
     }
 
     private long fromFile(String resource) throws FencingRefusedException {

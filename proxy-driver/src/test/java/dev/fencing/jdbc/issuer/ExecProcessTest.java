@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -120,6 +121,37 @@ abstract class ExecProcessTest {
         } finally {
             first.destroyForcibly();
         }
+    }
+
+    @Test
+    void aJobWritingTablesOfSeveralResourcesHoldsALeaseOnEachAndGetsEveryToken_C11() throws Exception {
+        String other = resource + "-b";
+        String own = TestDatabase.unique("jobown");
+        String mapped = TestDatabase.unique("jobmapped");
+        TestDatabase.exec(db.raw, "CREATE TABLE " + own + " (n INT)", "CREATE TABLE " + mapped + " (n INT)");
+        Result map = cli(with(db.cliDb(), "map", mapped, "--resource", other));
+        assertEquals(0, map.code, map.err);
+        Path seen = dir.resolve("seen");
+        String[] job = javaCommand(MappedTablesJob.class.getName(), db.fenced(), seen.toString(), own, mapped)
+                .toArray(new String[0]);
+
+        Result both = cli(exec("--resource", other, "--ttl", "10s", "--", job));
+        assertEquals(0, both.code, both.err);
+        long first = db.issued(resource);
+        long second = db.issued(other);
+        assertEquals(List.of("tokens=" + resource + "=" + first + " " + other + "=" + second, own + " ok",
+                mapped + " ok"), lines(seen));
+        assertNull(holderOf(resource), "released");
+        assertNull(holderOf(other), "released");
+
+        Result one = cli(exec("--ttl", "10s", "--", job));
+        assertEquals(0, one.code, one.err);
+        assertEquals(List.of("tokens=" + resource + "=" + db.issued(resource), own + " ok",
+                mapped + " refused " + FencingSqlState.INVALID_TOKEN), lines(seen));
+
+        Result twice = cli(exec("--resource", resource, "--", "true"));
+        assertEquals(64, twice.code, twice.err);
+        assertTrue(twice.err.contains("twice"), twice.err);
     }
 
     @Test
