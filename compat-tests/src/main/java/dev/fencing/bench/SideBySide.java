@@ -48,9 +48,9 @@ public final class SideBySide {
         Report report = new Report(options, Machine.describe());
         // The run's epoch rows stay: the database refuses deleting a high-water mark (SPEC C9).
         String enforce = System.getProperty(ENFORCE, "").trim();
-        try (HikariDataSource raw = pool("raw", rawUrl(options.url(), enforce, resource), options.maxThreads());
-             HikariDataSource fenced = pool("fenced", fencedUrl(options.url(), resource), options.maxThreads());
-             BenchTables tables = BenchTables.create(options.url(), suffix, options.rows())) {
+        try (BenchTables tables = BenchTables.create(options.url(), suffix, options.rows());
+             HikariDataSource raw = pool("raw", rawUrl(options.url(), enforce, resource), options.maxThreads());
+             HikariDataSource fenced = pool("fenced", mapped(options.url(), tables, resource), options.maxThreads())) {
             if (!enforce.isEmpty()) {
                 enforce(options.url(), tables, resource);
             }
@@ -164,6 +164,38 @@ public final class SideBySide {
 
     /** Creates the fence's tables when missing and puts the run's tables under enforcement for {@code resource}. */
     private static void enforce(String url, BenchTables tables, String resource) throws SQLException {
+        try (dev.fencing.jdbc.issuer.TokenIssuer issuer = dev.fencing.jdbc.issuer.TokenIssuer.forUrl(url,
+                fenceTables())) {
+            issuer.createTables();
+            progress("enforced: " + issuer.enforce(java.util.List.of(tables.accounts, tables.tellers,
+                    tables.branches, tables.history), resource));
+        }
+    }
+
+    /**
+     * A system property ({@code true}) that maps the run's tables to the fenced side's resource with
+     * {@code fencing map} before the fenced pool opens (a connection reads the map when it opens, SPEC C11), so each
+     * fenced write pays what the map costs: its written names resolved by the database. The epoch table is that of
+     * {@link #FENCED_SETTINGS}'s {@code fencing.table} (give it a schema of the run's own: a map in the shared
+     * default one would be every other run's too).
+     */
+    static final String MAP = "bench.map";
+
+    /** {@link #fencedUrl}, after mapping the run's tables when {@link #MAP} asks for it. */
+    private static String mapped(String url, BenchTables tables, String resource) throws SQLException {
+        if (Boolean.getBoolean(MAP)) {
+            try (dev.fencing.jdbc.issuer.TokenIssuer issuer = dev.fencing.jdbc.issuer.TokenIssuer.forUrl(url,
+                    fenceTables())) {
+                issuer.createTables();
+                progress("mapped: " + issuer.map(java.util.List.of(tables.accounts, tables.tellers, tables.branches,
+                        tables.history), resource));
+            }
+        }
+        return fencedUrl(url, resource);
+    }
+
+    /** The epoch and lease tables {@link #FENCED_SETTINGS} names, as issuer properties. */
+    private static java.util.Properties fenceTables() {
         java.util.Properties info = new java.util.Properties();
         for (String setting : System.getProperty(FENCED_SETTINGS, "").split(",")) {
             int eq = setting.indexOf('=');
@@ -171,11 +203,7 @@ public final class SideBySide {
                 info.setProperty(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
             }
         }
-        try (dev.fencing.jdbc.issuer.TokenIssuer issuer = dev.fencing.jdbc.issuer.TokenIssuer.forUrl(url, info)) {
-            issuer.createTables();
-            progress("enforced: " + issuer.enforce(java.util.List.of(tables.accounts, tables.tellers,
-                    tables.branches, tables.history), resource));
-        }
+        return info;
     }
 
     /** A system property with more settings for the fenced side, comma-separated (e.g. {@code fencing.guard=session}). */
