@@ -103,6 +103,35 @@ public final class ResourceTableSql {
         return "SELECT resource FROM " + table + " UNION SELECT resource FROM " + epoch + " ORDER BY 1 LIMIT 1000";
     }
 
+    /**
+     * One row, the current role and whether that role may change the resource table (insert, update, delete,
+     * truncate, drop: a role that can remove a mapping can lift a table's resource), or {@code null} where the driver
+     * does not ask (H2, whose in-process users are the application's). PostgreSQL asks
+     * {@code has_table_privilege} (owners and superusers included); MariaDB its privilege tables for the current
+     * account (global, schema and table grants; privileges held through roles are not seen).
+     */
+    public String writable() {
+        switch (dialect) {
+            case POSTGRESQL:
+                return "SELECT CAST(current_user AS text), pg_catalog.has_table_privilege(pg_catalog.to_regclass('"
+                        + table.replace("'", "''") + "'), 'INSERT, UPDATE, DELETE, TRUNCATE')";
+            case MARIADB:
+                String grantee = "CONCAT('''', SUBSTRING_INDEX(CURRENT_USER(), '@', 1), '''@''',"
+                        + " SUBSTRING_INDEX(CURRENT_USER(), '@', -1), '''')";
+                String schema = resourceTable.storedSchema(dialect) == null ? "DATABASE()"
+                        : "'" + resourceTable.storedSchema(dialect).replace("'", "''") + "'";
+                String name = "'" + resourceTable.storedTable(dialect).replace("'", "''") + "'";
+                String writes = " AND PRIVILEGE_TYPE IN ('INSERT', 'UPDATE', 'DELETE', 'DROP')";
+                return "SELECT CURRENT_USER(), EXISTS (SELECT 1 FROM information_schema.USER_PRIVILEGES WHERE GRANTEE = "
+                        + grantee + writes + " UNION ALL SELECT 1 FROM information_schema.SCHEMA_PRIVILEGES WHERE"
+                        + " GRANTEE = " + grantee + " AND TABLE_SCHEMA = " + schema + writes
+                        + " UNION ALL SELECT 1 FROM information_schema.TABLE_PRIVILEGES WHERE GRANTEE = " + grantee
+                        + " AND TABLE_SCHEMA = " + schema + " AND TABLE_NAME = " + name + writes + ")";
+            default:
+                return null;
+        }
+    }
+
     /** A table of one row to select constants from, in this dialect. */
     private String oneRowSource() {
         return dialect == Dialect.MARIADB ? "DUAL" : "(VALUES (1)) one_row (x)";

@@ -161,6 +161,17 @@ public final class FenceMetrics implements FenceMXBean {
     }
 
     /**
+     * The connection's database role may change the resource table {@code table} (SPEC C11): logged once per JVM,
+     * table and role, since a client of that role outside the driver could remove a mapping.
+     */
+    public static void resourceTableWritable(String table, String role) {
+        LOG.log(System.Logger.Level.WARNING, "fencing: role {0} may change the resource table {1} (insert, update,"
+                + " delete, truncate or drop): the driver refuses such writes, but another client of this role could"
+                + " remove a mapping. Give the application role SELECT only on it (docs/resources.md#privileges)",
+                role, table);
+    }
+
+    /**
      * A connection whose settings pin resource {@code pinned} runs statements for {@code named} instead, set by
      * {@code by} (a thread's scope, {@code SET fencing.resource}, client info): logged once per connection and name,
      * since unmapped tables are then fenced for {@code named}, not for the resource the URL names (SPEC C11).

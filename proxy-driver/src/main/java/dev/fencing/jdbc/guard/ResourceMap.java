@@ -80,7 +80,27 @@ public final class ResourceMap {
                         .add(resourceText(rs, 3));
             }
         }
+        warnWhenWritable(raw, sql);
         return new ResourceMap(raw, sql, new CatalogTables(raw, dialect), mapped);
+    }
+
+    /** Tables and roles already warned about in this JVM: one line each, not one per connection. */
+    private static final Set<String> WARNED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * Logs a warning, once per JVM, table and role, when the connection's role may change the resource table: the
+     * driver refuses writes to it ({@code ZF005}), but other clients of that role could remove a mapping.
+     */
+    private static void warnWhenWritable(Connection raw, ResourceTableSql sql) throws SQLException {
+        String query = sql.writable();
+        if (query == null || WARNED.size() > MAX_REMEMBERED) {
+            return;
+        }
+        try (Statement s = raw.createStatement(); ResultSet rs = s.executeQuery(query)) {
+            if (rs.next() && rs.getBoolean(2) && WARNED.add(sql.table() + " " + rs.getString(1))) {
+                dev.fencing.jdbc.audit.FenceMetrics.resourceTableWritable(sql.table(), rs.getString(1));
+            }
+        }
     }
 
     /** A resource column as text: MariaDB keeps it as bytes ({@code VARBINARY}), written as UTF-8 by the driver. */
