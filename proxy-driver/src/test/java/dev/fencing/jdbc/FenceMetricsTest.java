@@ -23,15 +23,11 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -45,23 +41,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the epoch-lock wait measured with a real waiter, and the driver working in a class loader without Micrometer.
  */
 class FenceMetricsTest {
-    private final List<String> logged = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            logged.add(new java.util.logging.SimpleFormatter().formatMessage(record));
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
-    /** Held here: java.util.logging keeps loggers only weakly, and a collected one would forget the handler. */
-    private final Logger driverLogger = Logger.getLogger("dev.fencing.jdbc");
+    private LogCapture capture;
+    private List<String> logged;
     private final SimpleMeterRegistry global = new SimpleMeterRegistry();
     private String raw;
     private String resource;
@@ -72,14 +53,15 @@ class FenceMetricsTest {
         resource = TestDatabase.unique("metrics");
         TestDatabase.exec(raw, "CREATE TABLE account (id INT PRIMARY KEY, balance INT NOT NULL)",
                 "INSERT INTO account VALUES (1, 0)");
-        driverLogger.addHandler(capture);
+        capture = LogCapture.start();
+        logged = capture.lines();
         Metrics.addRegistry(global);
     }
 
     @AfterEach
     void tearDown() throws SQLException {
         Metrics.removeRegistry(global);
-        driverLogger.removeHandler(capture);
+        capture.close();
         TestDatabase.exec(raw, "DROP ALL OBJECTS");
     }
 

@@ -11,10 +11,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -34,23 +30,8 @@ class PostgresResourceMapTest extends ResourceMapTest {
         String role = TestDatabase.unique("rtrole");
         String raw = database().rawUrl();
         TestDatabase.cli(0, raw, epochs, epochs + "_lease", "init");
-        List<String> logged = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                logged.add(new java.util.logging.SimpleFormatter().formatMessage(record));
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger driverLogger = Logger.getLogger("dev.fencing.jdbc");
-        driverLogger.addHandler(capture);
+        LogCapture capture = LogCapture.start();
+        List<String> logged = capture.lines();
         String writable = new ResourceTableSql(Dialect.POSTGRESQL, EpochTable.resolved("public", epochs)).writable();
         try {
             for (int i = 0; i < 2; i++) {
@@ -66,7 +47,7 @@ class PostgresResourceMapTest extends ResourceMapTest {
             TestDatabase.exec(raw, "GRANT DELETE ON " + epochs + "_resource TO " + role);
             assertTrue(writableFor(raw, role, writable));
         } finally {
-            driverLogger.removeHandler(capture);
+            capture.close();
             TestDatabase.exec(raw, "DROP TABLE IF EXISTS " + epochs + "_resource", "DROP ROLE IF EXISTS " + role);
             TestDatabase.dropNamed(raw, epochs);
         }
