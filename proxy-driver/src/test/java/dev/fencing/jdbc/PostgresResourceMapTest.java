@@ -14,6 +14,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@link ResourceMapTest} on POSTGRESQL, and the warning about roles that may change the resource table. */
@@ -51,6 +52,31 @@ class PostgresResourceMapTest extends ResourceMapTest {
             TestDatabase.exec(raw, "DROP TABLE IF EXISTS " + epochs + "_resource", "DROP ROLE IF EXISTS " + role);
             TestDatabase.dropNamed(raw, epochs);
         }
+    }
+
+    @Test
+    void writesToTablesWhoseWritesRunCodeNeedEveryMappedResourceEvenWhenTheCodeCameLater_C11() throws SQLException {
+        String writer = name + "_wf";
+        TestDatabase.exec(raw, "CREATE FUNCTION " + writer + "(n int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN"
+                        + " UPDATE " + billing + " SET v = v + 1000; RETURN n; END $$",
+                "CREATE FUNCTION " + writer + "_imm(n int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS $$ BEGIN"
+                        + " RETURN " + writer + "(n); END $$",
+                "CREATE FUNCTION " + writer + "_trg() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM "
+                        + writer + "(1); RETURN NEW; END $$",
+                "CREATE TABLE " + name + "_pk (id int, v int) PARTITION BY RANGE (" + writer + "_imm(id))",
+                "CREATE TABLE " + name + "_pk1 PARTITION OF " + name + "_pk FOR VALUES FROM (0) TO (100)",
+                "INSERT INTO " + billing + " VALUES (1, 0)");
+        try (Connection c = fenced("jobs"); Fencing.Scope ignored = Fencing.scope("jobs", 1)) {
+            write(c, "UPDATE public." + unmapped + " SET v = v + 1"); // nothing runs code yet
+            TestDatabase.exec(raw, "CREATE TRIGGER " + name + "_t BEFORE UPDATE ON " + unmapped + " FOR EACH ROW"
+                    + " EXECUTE FUNCTION " + writer + "_trg()");
+            for (String sql : List.of("UPDATE public." + unmapped + " SET v = v + 1",
+                    "INSERT INTO public." + name + "_pk1 VALUES (1, 0)")) {
+                SQLException refused = assertThrows(SQLException.class, () -> write(c, sql), sql);
+                assertEquals(FencingSqlState.INVALID_TOKEN, refused.getSQLState(), sql + ": " + refused.getMessage());
+            }
+        }
+        assertEquals(0, rows(billing + " WHERE v <> 0"), "a hidden writer reached billing's table");
     }
 
     private static boolean writableFor(String raw, String role, String writable) throws SQLException {

@@ -30,11 +30,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * subclass.
  */
 abstract class ResourceMapTest {
-    private String raw;
-    private String name;
-    private String billing;
-    private String reports;
-    private String unmapped;
+    String raw;
+    String name;
+    String billing;
+    String reports;
+    String unmapped;
 
     abstract TestDatabase database();
 
@@ -69,7 +69,7 @@ abstract class ResourceMapTest {
     }
 
     /** This test's epoch table: a name no data table's name contains (the driver refuses DDL naming it). */
-    private String epochs() {
+    String epochs() {
         return name + "_epoch";
     }
 
@@ -78,12 +78,12 @@ abstract class ResourceMapTest {
         return "statement";
     }
 
-    private Connection fenced(String resource) throws SQLException {
+    Connection fenced(String resource) throws SQLException {
         return DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.table=" + epochs(), "fencing.lease.table="
                 + name + "_lease", "fencing.resource=" + resource, "fencing.guard=" + guard()));
     }
 
-    private int rows(String table) throws SQLException {
+    int rows(String table) throws SQLException {
         try (Connection c = DriverManager.getConnection(raw); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
             rs.next();
@@ -91,7 +91,7 @@ abstract class ResourceMapTest {
         }
     }
 
-    private static void write(Connection c, String sql) throws SQLException {
+    static void write(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.executeUpdate(sql);
         }
@@ -148,6 +148,25 @@ abstract class ResourceMapTest {
                 assertEquals(0, rs.getInt(1), "the stale owner's update landed");
             }
         }
+    }
+
+    @Test
+    void aMappedTableRenamedAfterMappingMakesEveryWriteNeedEveryMappedResource_C11() throws SQLException {
+        TestDatabase.exec(raw, "ALTER TABLE " + billing + " RENAME TO " + billing + "_moved");
+        try (Connection c = fenced("jobs")) {
+            try (Fencing.Scope ignored = Fencing.scope("jobs", 1)) {
+                SQLException refused = assertThrows(SQLException.class,
+                        () -> write(c, "INSERT INTO " + billing + "_moved VALUES (1, 1)"));
+                assertEquals(FencingSqlState.INVALID_TOKEN, state(refused), refused.getMessage());
+                refused = assertThrows(SQLException.class, () -> write(c, "INSERT INTO " + unmapped + " VALUES (1, 1)"));
+                assertEquals(FencingSqlState.INVALID_TOKEN, state(refused), refused.getMessage());
+            }
+            try (Fencing.Scope ignored = Fencing.scope("jobs", 1).with("billing", 1).with("reports", 1)) {
+                write(c, "INSERT INTO " + billing + "_moved VALUES (1, 1)");
+            }
+        }
+        assertEquals(1, rows(billing + "_moved"));
+        assertEquals(0, rows(unmapped));
     }
 
     @Test

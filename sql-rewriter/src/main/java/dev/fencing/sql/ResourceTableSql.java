@@ -57,9 +57,18 @@ public final class ResourceTableSql {
         return "SELECT resource, table_schema, table_name FROM " + table + " WHERE 1 = 0";
     }
 
-    /** Every mapping: table_schema, table_name, resource. */
+    /**
+     * Every mapping: table_schema, table_name, resource, and whether the database still has a table of that schema
+     * and name (a renamed or dropped mapped table has none).
+     */
     public String selectMap() {
-        return "SELECT table_schema, table_name, resource FROM " + table + " WHERE table_name <> ''" + dialect.allRows();
+        String present = dialect == Dialect.POSTGRESQL
+                ? "pg_catalog.to_regclass(pg_catalog.quote_ident(r.table_schema) || '.' || pg_catalog.quote_ident("
+                + "r.table_name)) IS NOT NULL"
+                : "EXISTS (SELECT 1 FROM " + (dialect == Dialect.H2 ? "INFORMATION_SCHEMA" : "information_schema")
+                + ".TABLES t WHERE t.TABLE_SCHEMA = r.table_schema AND t.TABLE_NAME = r.table_name)";
+        return "SELECT r.table_schema, r.table_name, r.resource, " + present + " FROM " + table + " r"
+                + " WHERE r.table_name <> ''" + dialect.allRows();
     }
 
     /** Every row, mappings and declarations: resource, table_schema, table_name, ordered by resource. */

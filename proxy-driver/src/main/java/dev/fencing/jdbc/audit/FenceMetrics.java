@@ -161,6 +161,17 @@ public final class FenceMetrics implements FenceMXBean {
     }
 
     /**
+     * Tables mapped in {@code table} that the database no longer has under their mapped names ({@code missing}):
+     * renamed or dropped after {@code fencing map}. Logged once per JVM and set; until the map is mended, every
+     * data change needs every mapped resource (SPEC C11).
+     */
+    public static void mappedTablesMissing(String table, String missing) {
+        LOG.log(System.Logger.Level.WARNING, "fencing: the resource table {0} maps tables the database does not have"
+                + " (renamed or dropped?): {1}. Until the map is mended (fencing unmap the old name, fencing map the"
+                + " new one), every data change needs a token for every mapped resource", table, missing);
+    }
+
+    /**
      * The connection's database role may change the resource table {@code table} (SPEC C11): logged once per JVM,
      * table and role, since a client of that role outside the driver could remove a mapping.
      */

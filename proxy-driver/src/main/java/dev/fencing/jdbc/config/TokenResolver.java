@@ -201,22 +201,30 @@ public final class TokenResolver {
 
     /**
      * The token for {@code resource} in {@link FencingProperty#DEFAULT_TOKENS_ENV} ({@code resource=token} separated
-     * by white space, the last {@code =} of an entry ending its name); 0 when it names none. An entry for this
-     * resource with an invalid token is refused.
+     * by white space, the last {@code =} of an entry ending its name); 0 when it names none. A malformed entry (no
+     * name or no token), a second entry for this resource or an invalid token for it is refused: a variable that
+     * does not say one thing says nothing.
      */
     private static long fromTokensEnv(String resource) throws FencingRefusedException {
         String all = System.getenv(FencingProperty.DEFAULT_TOKENS_ENV);
         if (all == null || all.isBlank()) {
             return 0;
         }
+        String source = "environment variable " + FencingProperty.DEFAULT_TOKENS_ENV;
+        long found = 0;
         for (String entry : all.trim().split("\\s+")) {
             int at = entry.lastIndexOf('=');
-            if (at > 0 && entry.substring(0, at).equals(resource)) {
-                return valid(resource, "environment variable " + FencingProperty.DEFAULT_TOKENS_ENV,
-                        entry.substring(at + 1));
+            if (at <= 0 || at == entry.length() - 1) {
+                throw Refusals.invalidToken(resource, source + " (an entry is not resource=token)", entry);
+            }
+            if (entry.substring(0, at).equals(resource)) {
+                if (found != 0) {
+                    throw Refusals.invalidToken(resource, source + " (names the resource twice)", all);
+                }
+                found = valid(resource, source, entry.substring(at + 1));
             }
         }
-        return 0;
+        return found;
     }
 
     private long fromFile(String resource) throws FencingRefusedException {

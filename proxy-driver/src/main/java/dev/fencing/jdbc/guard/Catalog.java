@@ -136,7 +136,6 @@ public final class Catalog {
                 if (!analysis.changesDataOnly()) {
                     functions.forget();
                     unfenceable.forget();
-                    resources.forget();
                     return true;
                 }
                 if (!exempt.writesOnlyExempt(analysis, unlocked) || functions.anyWrites(analysis.calledFunctions())) {

@@ -48,9 +48,25 @@ final class CatalogTables {
             + " AND NOT t.tgisinternal) OR c.relrowsecurity"
             + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_constraint f WHERE f.confrelid = c.oid AND f.contype = 'f'"
             + " AND (f.confdeltype IN ('c', 'n', 'd') OR f.confupdtype IN ('c', 'n', 'd')))"
+            // a column of any type outside pg_catalog but an enum (domains, composites, ranges, extension types: their
+            // checks and functions run on every write), or an array of one
             + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type ty ON ty.oid = a.atttypid"
-            + " WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND (ty.typtype IN ('d', 'c')"
-            + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_type e WHERE e.oid = ty.typelem AND e.typtype IN ('d', 'c'))))"
+            + " LEFT JOIN pg_catalog.pg_type e ON e.oid = ty.typelem"
+            + " WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped"
+            + " AND (ty.typnamespace <> 'pg_catalog'::pg_catalog.regnamespace AND ty.typtype <> 'e'"
+            + " OR e.typnamespace <> 'pg_catalog'::pg_catalog.regnamespace AND e.typtype <> 'e'))"
+            // an operator class outside pg_catalog: in an index of the table, in the index a foreign key of the table
+            // checks against, in the partition key of the table or of a table it is a partition of (found by review)
+            + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_index i, pg_catalog.unnest(CAST(i.indclass AS oid[])) k"
+            + " JOIN pg_catalog.pg_opclass oc ON oc.oid = k WHERE (i.indrelid = c.oid OR i.indexrelid IN (SELECT"
+            + " f.conindid FROM pg_catalog.pg_constraint f WHERE f.conrelid = c.oid AND f.contype = 'f'))"
+            + " AND oc.opcnamespace <> 'pg_catalog'::pg_catalog.regnamespace)"
+            + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_partitioned_table pt WHERE (pt.partrelid = c.oid"
+            + " OR c.relispartition AND pt.partrelid IN (SELECT pa.relid FROM pg_catalog.pg_partition_ancestors(c.oid)"
+            + " pa)) AND (pt.partexprs IS NOT NULL OR EXISTS (SELECT 1 FROM"
+            + " pg_catalog.unnest(CAST(pt.partclass AS oid[])) k JOIN pg_catalog.pg_opclass oc ON oc.oid = k"
+            + " WHERE oc.opcnamespace <> 'pg_catalog'::pg_catalog.regnamespace)))"
+            // functions in defaults, constraints and index expressions or predicates
             + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_proc p"
             + " ON d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND p.oid = d.refobjid"
             + " WHERE (d.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass"
@@ -60,7 +76,15 @@ final class CatalogTables {
             + " OR d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass"
             + " AND d.objid IN (SELECT i.indexrelid FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid))"
             + " AND (p.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace OR p.provolatile = 'v'"
-            + " AND p.proname NOT IN ('" + String.join("', '", WritingFunctions.HARMLESS_POSTGRES) + "'))))";
+            + " AND p.proname NOT IN ('" + String.join("', '", WritingFunctions.HARMLESS_POSTGRES) + "')))"
+            // operators in defaults and constraints are function calls too
+            + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_operator o"
+            + " ON d.refclassid = 'pg_catalog.pg_operator'::pg_catalog.regclass AND o.oid = d.refobjid"
+            + " WHERE (d.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass"
+            + " AND d.objid IN (SELECT ad.oid FROM pg_catalog.pg_attrdef ad WHERE ad.adrelid = c.oid)"
+            + " OR d.classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass"
+            + " AND d.objid IN (SELECT co.oid FROM pg_catalog.pg_constraint co WHERE co.conrelid = c.oid))"
+            + " AND o.oprnamespace <> 'pg_catalog'::pg_catalog.regnamespace))";
 
     Resolved lookUp(List<String> parts) throws SQLException {
         if (parts.size() > 2) {
@@ -161,6 +185,17 @@ final class CatalogTables {
      * trigger on it or a foreign key pointing at it whose delete or update action writes.
      */
     private static String runsCode(String schema, String tableSchema, String tableName) {
+        String h2 = !schema.equals("INFORMATION_SCHEMA") ? ""
+                // H2 evaluates SQL in defaults, generated columns and checks, data-change delta tables included
+                // (found by review): any such expression counts, an identity column's own sequence does not
+                : " OR EXISTS (SELECT 1 FROM INFORMATION_SCHEMA.COLUMNS co WHERE co.TABLE_SCHEMA = " + tableSchema
+                + " AND co.TABLE_NAME = " + tableName + " AND (co.COLUMN_DEFAULT IS NOT NULL AND co.IS_IDENTITY = 'NO'"
+                + " OR co.GENERATION_EXPRESSION IS NOT NULL)) OR EXISTS (SELECT 1 FROM"
+                + " INFORMATION_SCHEMA.TABLE_CONSTRAINTS ck WHERE ck.TABLE_SCHEMA = " + tableSchema
+                + " AND ck.TABLE_NAME = " + tableName + " AND ck.CONSTRAINT_TYPE = 'CHECK')"
+                + " OR EXISTS (SELECT 1 FROM INFORMATION_SCHEMA.COLUMNS co JOIN INFORMATION_SCHEMA.DOMAINS dm"
+                + " ON dm.DOMAIN_SCHEMA = co.DOMAIN_SCHEMA AND dm.DOMAIN_NAME = co.DOMAIN_NAME"
+                + " WHERE co.TABLE_SCHEMA = " + tableSchema + " AND co.TABLE_NAME = " + tableName + ")";
         return "(EXISTS (SELECT 1 FROM " + schema + ".TRIGGERS tr WHERE tr.EVENT_OBJECT_SCHEMA = " + tableSchema
                 + " AND tr.EVENT_OBJECT_TABLE = " + tableName + ") OR EXISTS (SELECT 1 FROM " + schema
                 + ".REFERENTIAL_CONSTRAINTS rc WHERE rc.UNIQUE_CONSTRAINT_SCHEMA = " + tableSchema
@@ -168,7 +203,7 @@ final class CatalogTables {
                 : "rc.UNIQUE_CONSTRAINT_NAME IN (SELECT tc.CONSTRAINT_NAME FROM " + schema + ".TABLE_CONSTRAINTS tc"
                 + " WHERE tc.TABLE_SCHEMA = " + tableSchema + " AND tc.TABLE_NAME = " + tableName + ")")
                 + " AND (rc.DELETE_RULE <> 'RESTRICT' AND rc.DELETE_RULE <> 'NO ACTION'"
-                + " OR rc.UPDATE_RULE <> 'RESTRICT' AND rc.UPDATE_RULE <> 'NO ACTION')))";
+                + " OR rc.UPDATE_RULE <> 'RESTRICT' AND rc.UPDATE_RULE <> 'NO ACTION'))" + h2 + ")";
     }
 
     private Resolved typed(Table table, String sql) throws SQLException {

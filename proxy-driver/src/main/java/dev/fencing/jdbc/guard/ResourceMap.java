@@ -30,7 +30,7 @@ import java.util.TreeSet;
  * asked only through its connection's {@link Catalog}, under the catalog's lock.
  */
 public final class ResourceMap {
-    /** How many written names a connection remembers the meaning of; when full it starts over. */
+    /** How many warnings the JVM remembers having logged; when full it logs no more. */
     private static final int MAX_REMEMBERED = 4096;
 
     private final Connection raw;
@@ -42,16 +42,20 @@ public final class ResourceMap {
     private final Set<String> allMapped;
     /** Own names of mapped tables, lower-cased: the free test before any catalog question. */
     private final Set<String> mappedNames;
-    /** What each qualified written name (its parts, quotes kept) meant to the database, until this connection's next DDL. */
-    private final Map<List<String>, Meaning> meanings = new HashMap<>();
+    /**
+     * Mapped tables the database no longer has under their mapped names (renamed or dropped since {@code fencing map}):
+     * while there are any, the map cannot say which table is whose, so every data change needs every mapped resource.
+     */
+    private final Set<CatalogTables.Table> missing;
 
     /** What a written name means for the map: a table mapped to resources, a plain unmapped table, or unknown. */
     private record Meaning(Set<String> resources, boolean plainTable) {
     }
 
     private ResourceMap(Connection raw, ResourceTableSql sql, CatalogTables catalog,
-                        Map<CatalogTables.Table, Set<String>> mapped) {
+                        Map<CatalogTables.Table, Set<String>> mapped, Set<CatalogTables.Table> missing) {
         this.raw = raw;
+        this.missing = missing;
         this.sql = sql;
         this.catalog = catalog;
         this.mapped = mapped;
@@ -67,21 +71,29 @@ public final class ResourceMap {
 
     /** A connection without a resource table: nothing mapped, and only marks and leases make a resource known. */
     public static ResourceMap none(Connection raw, Dialect dialect) {
-        return new ResourceMap(raw, null, new CatalogTables(raw, dialect), Map.of());
+        return new ResourceMap(raw, null, new CatalogTables(raw, dialect), Map.of(), Set.of());
     }
 
     /** Reads the map from the resource table beside {@code epochTable} (resolved) at connect. */
     public static ResourceMap read(Connection raw, Dialect dialect, EpochTable epochTable) throws SQLException {
         ResourceTableSql sql = new ResourceTableSql(dialect, epochTable);
         Map<CatalogTables.Table, Set<String>> mapped = new HashMap<>();
+        Set<CatalogTables.Table> missing = new TreeSet<>(java.util.Comparator.comparing(CatalogTables.Table::schema)
+                .thenComparing(CatalogTables.Table::name));
         try (Statement s = raw.createStatement(); ResultSet rs = s.executeQuery(sql.selectMap())) {
             while (rs.next()) {
-                mapped.computeIfAbsent(new CatalogTables.Table(rs.getString(1), rs.getString(2)), t -> new TreeSet<>())
-                        .add(resourceText(rs, 3));
+                CatalogTables.Table table = new CatalogTables.Table(rs.getString(1), rs.getString(2));
+                mapped.computeIfAbsent(table, t -> new TreeSet<>()).add(resourceText(rs, 3));
+                if (!rs.getBoolean(4)) {
+                    missing.add(table);
+                }
             }
         }
         warnWhenWritable(raw, sql);
-        return new ResourceMap(raw, sql, new CatalogTables(raw, dialect), mapped);
+        if (!missing.isEmpty() && WARNED.add("missing " + sql.table() + " " + missing)) {
+            dev.fencing.jdbc.audit.FenceMetrics.mappedTablesMissing(sql.table(), missing.toString());
+        }
+        return new ResourceMap(raw, sql, new CatalogTables(raw, dialect), mapped, missing);
     }
 
     /** Tables and roles already warned about in this JVM: one line each, not one per connection. */
@@ -128,7 +140,8 @@ public final class ResourceMap {
         if (mapped.isEmpty()) {
             return Set.of(primary);
         }
-        if (analysis == null || !analysis.changesDataOnly() || analysis.targetReferences().isEmpty()) {
+        if (analysis == null || !analysis.changesDataOnly() || analysis.targetReferences().isEmpty()
+                || !missing.isEmpty()) {
             return everything(primary);
         }
         Set<String> needed = new TreeSet<>();
@@ -152,17 +165,13 @@ public final class ResourceMap {
     }
 
     /**
-     * What a written name means now. Only a qualified name's meaning is remembered (until this connection's next DDL):
-     * an unqualified one is resolved through the session's search path (PostgreSQL, H2) or current database (MariaDB),
-     * which SQL can change in ways the driver does not see ({@code set_config('search_path', ...)} in a function, a
-     * {@code SET LOCAL} that a commit undoes), so it is asked again for every statement.
+     * What a written name means now, asked of the database for every statement: a name's table, the search path
+     * (PostgreSQL, H2) or current database (MariaDB) it is resolved through, and whether writing it runs code can all
+     * change through other sessions' DDL or SQL the driver does not see ({@code set_config('search_path', ...)} in a
+     * function), so nothing is remembered (a trigger added after a connection opened was missed while qualified
+     * names were: found by review).
      */
     private Meaning meaning(List<String> reference) throws SQLException {
-        boolean qualified = reference.size() > 1;
-        Meaning known = qualified ? meanings.get(reference) : null;
-        if (known != null) {
-            return known;
-        }
         CatalogTables.Resolved resolved = catalog.lookUp(reference);
         Meaning meaning;
         if (resolved == null) {
@@ -179,18 +188,7 @@ public final class ResourceMap {
             Set<String> resources = mapped.get(resolved.table());
             meaning = new Meaning(resources, resources != null || resolved.kind().equals("table"));
         }
-        if (qualified) {
-            if (meanings.size() >= MAX_REMEMBERED) {
-                meanings.clear();
-            }
-            meanings.put(reference, meaning);
-        }
         return meaning;
-    }
-
-    /** This connection ran DDL: a written name may mean another table now. */
-    void forget() {
-        meanings.clear();
     }
 
     /**
