@@ -208,8 +208,58 @@ public final class EpochSql {
                     + " AND e.epoch OPERATOR(pg_catalog.>=) p.token AND pg_catalog.pg_advisory_xact_lock_shared("
                     + ADVISORY_CLASS + ", pg_catalog.hashtext(e.resource)) IS NOT NULL FOR SHARE OF e";
         }
+        if (dialect == Dialect.MARIADB) {
+            return mariaDbLockAtLeast("',',");
+        }
         return "SELECT epoch FROM " + table + " WHERE resource " + dialect.op("=") + " ? AND epoch " + dialect.op(">=")
                 + " ?" + queueShared() + dialect.oneRow() + " " + dialect.rowLockClause();
+    }
+
+    /**
+     * {@link #lockAtLeast()} for a further resource of the same statement: on MariaDB it adds the resource and token
+     * to the record the statement's first locking read started, rather than starting a new one. The same text
+     * elsewhere.
+     */
+    public String lockAtLeastAdding() {
+        return dialect == Dialect.MARIADB ? mariaDbLockAtLeast("IFNULL(" + MariaDbEnforceSql.GUARD_VARIABLE + ", ','),")
+                : lockAtLeast();
+    }
+
+    /**
+     * MariaDB's locking read, which also records the resource and the token it checked (not the mark it found) in
+     * {@link MariaDbEnforceSql#GUARD_VARIABLE} for the enforcement triggers of the statement that follows, in the same
+     * statement, so the driver's writes pass them with nothing more sent. Parameters resource, token, as everywhere.
+     * Only a row at or above the token is returned, so only then is anything recorded; the trigger checks the token
+     * against the mark again.
+     */
+    private String mariaDbLockAtLeast(String recordSoFar) {
+        return "SELECT e.epoch, " + MariaDbEnforceSql.GUARD_VARIABLE + " := CONCAT(" + recordSoFar + " p.resource, ' ',"
+                + " p.token, ',') FROM (SELECT CAST(? AS BINARY) AS resource, CAST(? AS SIGNED) AS token) p JOIN " + table
+                + " e ON e.resource = p.resource AND e.epoch >= p.token" + dialect.oneRow() + " " + dialect.rowLockClause();
+    }
+
+    /**
+     * The guard's locking read on MariaDB as a scalar query over SQL expressions for the resource and the token: the
+     * mark when it is at least the token, with the epoch row's shared lock; null otherwise. The enforcement procedure
+     * ({@link MariaDbEnforceSql}) runs it, so both check a token by the same read.
+     */
+    String lockAtLeastOf(String resourceExpression, String tokenExpression) {
+        return "SELECT epoch FROM " + table + " WHERE resource = " + resourceExpression + " AND epoch >= "
+                + tokenExpression + dialect.oneRow() + " " + dialect.rowLockClause();
+    }
+
+    /** {@link #readMark()} as a scalar query over an SQL expression for the resource. */
+    String readMarkOf(String resourceExpression) {
+        return "SELECT epoch FROM " + table + " WHERE resource = " + resourceExpression + dialect.oneRow();
+    }
+
+    /**
+     * Whether the locking read records the token it checked for enforcement triggers (PostgreSQL's custom settings,
+     * MariaDB's {@link MariaDbEnforceSql#GUARD_VARIABLE}): then after an advance the guard runs it once more, so the
+     * statement that follows passes the triggers.
+     */
+    public boolean lockingReadRecords() {
+        return dialect == Dialect.POSTGRESQL || dialect == Dialect.MARIADB;
     }
 
     /**
