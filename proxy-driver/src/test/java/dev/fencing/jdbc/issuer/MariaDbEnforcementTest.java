@@ -470,11 +470,11 @@ class MariaDbEnforcementTest {
     }
 
     /** The mariadb client's command line for the test server (host, port, user from its JDBC URL). */
-    private static String mariadb() {
+    private String mariadb() {
         return String.join(" ", clientArgs(null));
     }
 
-    private static List<String> clientArgs(String user) {
+    private List<String> clientArgs(String user) {
         URI uri = URI.create(TestDatabase.mariadbUrl().substring("jdbc:".length()));
         List<String> args = new ArrayList<>(List.of("mariadb", "--batch", "-h", uri.getHost(), "-P",
                 Integer.toString(uri.getPort() < 0 ? 3306 : uri.getPort())));
@@ -489,6 +489,7 @@ class MariaDbEnforcementTest {
             }
         }
         args.add("-u" + (user != null ? user : configured != null ? configured : "root"));
+        args.add("--database=" + db);
         if (user == null && password != null && !password.isEmpty()) {
             args.add("-p" + password);
         }
