@@ -56,8 +56,12 @@ public final class EpochSql {
      * pass enforced tables with no statement more. The trigger checks the token against the locked mark again, so a
      * client that sets them itself gains nothing a token would not give it.
      */
-    private static final String CLAIM_RESOURCE = "pg_catalog.set_config('" + EnforceSql.GUARD_RESOURCE_SETTING + "', ";
-    private static final String CLAIM_TOKEN = "pg_catalog.set_config('" + EnforceSql.GUARD_TOKEN_SETTING + "', ";
+    private static final String CLAIM = "pg_catalog.set_config('" + EnforceSql.GUARD_RECORD_SETTING + "', ";
+    /** What the record holds before a statement's first entry: an entry is {@code resource token,} after a comma. */
+    private static final String CLAIM_START = "','";
+    /** What a further entry of the same statement is added to: the record so far in this transaction. */
+    private static final String CLAIM_SO_FAR = "COALESCE(NULLIF(pg_catalog.current_setting('"
+            + EnforceSql.GUARD_RECORD_SETTING + "', true), ''), ',')";
 
     /** The start of the name of a PostgreSQL guard function; the rest names its epoch table. */
     private static final String GUARD_FUNCTION_PREFIX = "fencing_guard_";
@@ -133,8 +137,8 @@ public final class EpochSql {
             return null;
         }
         return new GuardedSql("SELECT " + guardFunction() + "(CAST(? AS pg_catalog.text), CAST(? AS pg_catalog.int8),"
-                + " CAST(? AS pg_catalog.int8)), " + CLAIM_RESOURCE + "CAST(? AS pg_catalog.text), true), " + CLAIM_TOKEN
-                + "CAST(CAST(? AS pg_catalog.int8) AS pg_catalog.text), true)",
+                + " CAST(? AS pg_catalog.int8)), " + claim(CLAIM_START, "CAST(? AS pg_catalog.text)",
+                "CAST(CAST(? AS pg_catalog.int8) AS pg_catalog.text)"),
                 List.of(GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN, GuardedSql.Marker.NONCE,
                         GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN));
     }
@@ -201,12 +205,7 @@ public final class EpochSql {
      */
     public String lockAtLeast() {
         if (dialect == Dialect.POSTGRESQL) {
-            // as the prefix guard, it records what it checked for the enforcement triggers (CLAIM_RESOURCE)
-            return "SELECT e.epoch, " + CLAIM_RESOURCE + "e.resource, true), " + CLAIM_TOKEN + "CAST(p.token AS"
-                    + " pg_catalog.text), true) FROM (SELECT CAST(? AS pg_catalog.text) AS resource, CAST(? AS"
-                    + " pg_catalog.int8) AS token) p, " + table + " e WHERE e.resource OPERATOR(pg_catalog.=) p.resource"
-                    + " AND e.epoch OPERATOR(pg_catalog.>=) p.token AND pg_catalog.pg_advisory_xact_lock_shared("
-                    + ADVISORY_CLASS + ", pg_catalog.hashtext(e.resource)) IS NOT NULL FOR SHARE OF e";
+            return postgresLockAtLeast(CLAIM_START);
         }
         if (dialect == Dialect.MARIADB) {
             return mariaDbLockAtLeast("',',");
@@ -221,8 +220,31 @@ public final class EpochSql {
      * elsewhere.
      */
     public String lockAtLeastAdding() {
-        return dialect == Dialect.MARIADB ? mariaDbLockAtLeast("IFNULL(" + MariaDbEnforceSql.GUARD_VARIABLE + ", ','),")
-                : lockAtLeast();
+        switch (dialect) {
+            case POSTGRESQL:
+                return postgresLockAtLeast(CLAIM_SO_FAR);
+            case MARIADB:
+                return mariaDbLockAtLeast("IFNULL(" + MariaDbEnforceSql.GUARD_VARIABLE + ", ','),");
+            default:
+                return lockAtLeast();
+        }
+    }
+
+    /**
+     * PostgreSQL's locking read, which records (as the prefix guard does) the resource and the token it checked in
+     * {@link EnforceSql#GUARD_RECORD_SETTING} for the rest of the transaction, added to {@code recordSoFar}.
+     */
+    private String postgresLockAtLeast(String recordSoFar) {
+        return "SELECT e.epoch, " + claim(recordSoFar, "e.resource", "CAST(p.token AS pg_catalog.text)")
+                + " FROM (SELECT CAST(? AS pg_catalog.text) AS resource, CAST(? AS"
+                + " pg_catalog.int8) AS token) p, " + table + " e WHERE e.resource OPERATOR(pg_catalog.=) p.resource"
+                + " AND e.epoch OPERATOR(pg_catalog.>=) p.token AND pg_catalog.pg_advisory_xact_lock_shared("
+                + ADVISORY_CLASS + ", pg_catalog.hashtext(e.resource)) IS NOT NULL FOR SHARE OF e";
+    }
+
+    /** The call that sets the record to {@code soFar}, then the resource and token as one more entry. */
+    private static String claim(String soFar, String resource, String token) {
+        return CLAIM + "pg_catalog.concat(" + soFar + ", " + resource + ", ' ', " + token + ", ','), true)";
     }
 
     /**
