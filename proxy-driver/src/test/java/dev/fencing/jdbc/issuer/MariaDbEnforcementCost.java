@@ -26,12 +26,14 @@ public final class MariaDbEnforcementCost {
     @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "fencing.enforcement.cost", matches = "true")
     void measure() throws Exception {
         main(new String[] {System.getProperty("fencing.enforcement.cost.operations", "2000"),
-            System.getProperty("fencing.enforcement.cost.passes", "3")});
+            System.getProperty("fencing.enforcement.cost.passes", "3"),
+            System.getProperty("fencing.enforcement.cost.threads", "1")});
     }
 
     public static void main(String[] args) throws Exception {
         int operations = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
         int passes = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        int threads = args.length > 2 ? Integer.parseInt(args[2]) : 1;
         String raw = TestDatabase.mariadbUrl();
         String db = TestDatabase.unique("enfcost");
         String table = db + ".acct";
@@ -47,26 +49,41 @@ public final class MariaDbEnforcementCost {
             List<Double> ons = new ArrayList<>();
             List<Double> bulkOff = new ArrayList<>();
             List<Double> bulkOn = new ArrayList<>();
-            try (Connection fenced = TestDatabase.fencedAt(1, raw, "fencing.table=" + db + ".epoch",
-                    "fencing.lease.table=" + db + ".lease", "fencing.resource=cost");
-                 Connection plain = DriverManager.getConnection(raw)) {
-                try (Statement s = plain.createStatement()) {
-                    s.execute("SET @fencing_resource = 'cost', @fencing_token = 1");
+            List<Connection> fenced = new ArrayList<>();
+            List<Connection> plain = new ArrayList<>();
+            try {
+                for (int t = 0; t < threads; t++) {
+                    fenced.add(TestDatabase.fencedAt(1, raw, "fencing.table=" + db + ".epoch",
+                            "fencing.lease.table=" + db + ".lease", "fencing.resource=cost"));
+                    plain.add(DriverManager.getConnection(raw));
+                    try (Statement s = plain.get(t).createStatement()) {
+                        s.execute("SET @fencing_resource = 'cost', @fencing_token = 1");
+                    }
                 }
-                loop(fenced, table, 500); // warm up, and the first mark
+                // the first mark by one connection: concurrent first writers of a resource without a row can deadlock
+                // on InnoDB (the duplicate key's shared lock, then the advance), which is not what this measures
+                loop(fenced.subList(0, 1), table, 100);
+                loop(fenced, table, 500); // warm up
                 loop(plain, table, 500);
                 for (int pass = 0; pass < passes; pass++) {
                     cli(fence, "enforce", "--off", table);
                     raws.add(loop(plain, table, operations));
                     offs.add(loop(fenced, table, operations));
-                    bulkOff.add(bulk(plain, table));
+                    bulkOff.add(bulk(plain.get(0), table));
                     cli(fence, "enforce", table, "--resource", "cost");
                     ons.add(loop(fenced, table, operations));
-                    bulkOn.add(bulk(plain, table));
+                    bulkOn.add(bulk(plain.get(0), table));
+                }
+            } finally {
+                for (Connection c : fenced) {
+                    c.close();
+                }
+                for (Connection c : plain) {
+                    c.close();
                 }
             }
-            System.out.printf("single-row auto-commit UPDATE, one connection, %d operations x %d passes (ops/s)%n",
-                    operations, passes);
+            System.out.printf("single-row auto-commit UPDATE, %d connection(s) in threads, %d operations each x %d"
+                    + " passes (ops/s)%n", threads, operations, passes);
             System.out.printf("  raw (no driver, no triggers) %s%n", raws);
             System.out.printf("  driver, enforcement off      %s%n", offs);
             System.out.printf("  driver, enforcement on       %s%n", ons);
@@ -78,15 +95,31 @@ public final class MariaDbEnforcementCost {
         }
     }
 
-    /** Operations per second of {@code operations} single-row updates. */
-    private static double loop(Connection c, String table, int operations) throws Exception {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE " + table + " SET n = n + 1 WHERE id = ?")) {
+    /** Operations per second of {@code operations} single-row updates on each connection, each in a thread. */
+    private static double loop(List<Connection> connections, String table, int operations) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(connections.size());
+        try {
+            List<java.util.concurrent.Future<?>> running = new ArrayList<>();
             long start = System.nanoTime();
-            for (int i = 0; i < operations; i++) {
-                ps.setInt(1, 1 + i % 20_000);
-                ps.executeUpdate();
+            for (int t = 0; t < connections.size(); t++) {
+                Connection c = connections.get(t);
+                int offset = t * 5_000;
+                running.add(pool.submit(() -> {
+                    try (PreparedStatement ps = c.prepareStatement("UPDATE " + table + " SET n = n + 1 WHERE id = ?")) {
+                        for (int i = 0; i < operations; i++) {
+                            ps.setInt(1, 1 + (offset + i) % 20_000);
+                            ps.executeUpdate();
+                        }
+                    }
+                    return null;
+                }));
             }
-            return Math.round(operations / ((System.nanoTime() - start) / 1e9));
+            for (java.util.concurrent.Future<?> each : running) {
+                each.get();
+            }
+            return Math.round(operations * connections.size() / ((System.nanoTime() - start) / 1e9));
+        } finally {
+            pool.shutdownNow();
         }
     }
 

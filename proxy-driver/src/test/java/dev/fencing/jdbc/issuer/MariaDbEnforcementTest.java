@@ -287,6 +287,42 @@ class MariaDbEnforcementTest {
     }
 
     /**
+     * C4: writers of one token never wait for each other through the triggers: two sessions outside the driver and a
+     * driver connection write while another transaction that wrote with the same token is still open (each holds the
+     * epoch row's shared lock), with a lock wait bound of 2 s. (The procedure's reads of the epoch table shared the
+     * handle of its advance's UPDATE at first, which made them exclusive: these writers waited, and four of them
+     * deadlocked.)
+     */
+    @Test
+    void writersOfOneTokenDoNotWaitForEachOtherThroughTheTriggers_C4() throws Exception {
+        try (TokenIssuer issuer = issuer()) {
+            long t = issuer.acquire(resource, "owner", Duration.ofSeconds(60)).token();
+            try (Connection first = client(t); Connection second = client(t); Connection third = client(t);
+                 Connection driver = driver(TestDatabase.MARIADB, t)) {
+                for (Connection c : List.of(first, second, third)) {
+                    try (Statement s = c.createStatement()) {
+                        s.execute("SET SESSION innodb_lock_wait_timeout = 2");
+                    }
+                }
+                first.setAutoCommit(false);
+                insert(first, "first", t); // advances the mark, then holds the row until commit
+                first.commit();
+                insert(first, "first", t); // holds the epoch row's shared lock: its transaction stays open
+                second.setAutoCommit(false);
+                long started = System.nanoTime();
+                insert(second, "second", t);
+                insert(third, "third", t);
+                insert(driver, "driver", t);
+                long waited = (System.nanoTime() - started) / 1_000_000;
+                assertTrue(waited < 1500, "same-token writers waited " + waited + " ms for an open transaction");
+                second.commit();
+                first.commit();
+            }
+            assertEquals(5, count("token = " + t));
+        }
+    }
+
+    /**
      * C4 with real threads: four plain sessions outside the driver (setting the user variables, as the mariadb client
      * does) and two driver connections write at the current token in transactions of two statements with a pause after
      * each, while a new owner advances the mark through the trigger. Once the new owner's advance holds the epoch row,
