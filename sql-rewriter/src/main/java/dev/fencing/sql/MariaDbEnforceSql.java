@@ -16,11 +16,13 @@ import java.util.List;
  *       guard's own locking read for the statement it guards, {@link EpochSql#lockAtLeast()}) holds an entry for the
  *       table's resource, or else the session's user variables {@link #RESOURCE_VARIABLE} and {@link #TOKEN_VARIABLE}
  *       name the table's resource (compared byte for byte) and a token;</li>
- *   <li>and that token, read strictly (digits only, 1 to 2^63-1), is current: a mark above it is {@code ZF002}; a
- *       mark below it or none goes through the never-issued check (the lease row read {@code LOCK IN SHARE MODE},
- *       {@code ZF003}) and the advance ({@code UPDATE}, or {@code INSERT} of the first row); then the guard's locking
- *       read, {@code epoch >= token ... LOCK IN SHARE MODE}, held to the end of the transaction, so an epoch change
- *       waits for it; a mark that moved meanwhile is {@code ZF002}.</li>
+ *   <li>and that token, read strictly (digits only, 1 to 2^63-1), is current: the guard's locking read,
+ *       {@code epoch >= token ... LOCK IN SHARE MODE}, held to the end of the transaction so an epoch change waits for
+ *       it, finds the mark equal to the token; otherwise a mark above it is {@code ZF002}, and a mark below it or
+ *       none goes through the never-issued check (the lease row read {@code LOCK IN SHARE MODE}, {@code ZF003}), the
+ *       advance ({@code UPDATE}, or {@code INSERT} of the first row) and the locking read again; a mark that moved
+ *       meanwhile is {@code ZF002}. The reads name the epoch table under an alias of their own
+ *       ({@link EpochSql#lockAtLeastOf}), so they take its row shared.</li>
  * </ul>
  * Otherwise {@code ZF001}. Every value the client sets is a claim, re-checked against the locked mark: the record
  * gives no more than a token does. The procedure runs with its definer's rights ({@code SQL SECURITY DEFINER}; a
@@ -111,12 +113,16 @@ public final class MariaDbEnforceSql {
                 + " name, ''': a token is a positive 64-bit integer; nothing was changed');\n"
                 + "    SIGNAL SQLSTATE '" + EnforceSql.NO_TOKEN_STATE + "' SET MESSAGE_TEXT = msg;\n"
                 + "  END IF;\n"
-                // an unlocked read only chooses the path (a locking read that finds a lower mark would keep its
-                // shared lock, and two first writers of an epoch would deadlock upgrading it); the locks decide
-                + "  SET found_mark = (" + epoch.readMarkOf("res") + ");\n"
-                + "  IF found_mark > tok THEN\n"
+                // the driver's guard's own locking read, held to the end of the transaction: at the mark, done
+                + "  SET found_mark = (" + epoch.lockAtLeastOf("res", "tok") + ");\n"
+                + "  IF found_mark IS NULL OR found_mark <> tok THEN\n"
+                // inside a data-changing statement InnoDB reads with a shared lock anyway, so the driver's read without
+                // a lock before an advance (EpochSql#readMarkBeforeLocking) has no counterpart here: two clients that
+                // advance to one token at once may deadlock (one is rolled back, 1213), never write unchecked
+                + "    SET found_mark = (" + epoch.readMarkOf("res") + ");\n"
+                + "    IF found_mark > tok THEN\n"
                 + staleSignal()
-                + "  ELSEIF found_mark IS NULL OR found_mark < tok THEN\n"
+                + "    END IF;\n"
                 + "    SET issued_mark = (SELECT issued FROM " + leaseTable + " WHERE resource = res LIMIT 1"
                 + " LOCK IN SHARE MODE);\n"
                 + "    IF issued_mark IS NOT NULL AND tok > issued_mark THEN\n"
@@ -130,12 +136,11 @@ public final class MariaDbEnforceSql {
                 + "    ELSE\n"
                 + "      UPDATE " + epochTable + " SET epoch = tok WHERE resource = res AND epoch <= tok;\n"
                 + "    END IF;\n"
-                + "  END IF;\n"
-                // the driver's guard's own locking read, held to the end of the transaction
-                + "  SET found_mark = (" + epoch.lockAtLeastOf("res", "tok") + ");\n"
-                + "  IF found_mark IS NULL OR found_mark <> tok THEN\n"
-                + "    SET found_mark = (" + epoch.readMarkOf("res") + ");\n"
+                + "    SET found_mark = (" + epoch.lockAtLeastOf("res", "tok") + ");\n"
+                + "    IF found_mark IS NULL OR found_mark <> tok THEN\n"
+                + "      SET found_mark = (" + epoch.readMarkOf("res") + ");\n"
                 + staleSignal()
+                + "    END IF;\n"
                 + "  END IF;\n"
                 + "END";
     }
