@@ -225,11 +225,6 @@ class MariaDbEnforcementTest {
         Path write = script("write.sql", "INSERT INTO " + data + " (who, token) VALUES ('client', @fencing_token);");
         assertEquals(0, mariadbUnderExec(write).code);
         long t1 = mark();
-        String billing = TestDatabase.unique("billing");
-        TestDatabase.exec(raw, "CREATE TABLE " + db + ".invoices (id INT PRIMARY KEY, n INT) ENGINE=InnoDB",
-                "INSERT INTO " + db + ".invoices VALUES (1, 0)");
-        assertEquals(0, cli("enforce", db + ".invoices", "--resource", billing).code);
-        assertEquals(0, cli("map", db + ".invoices", "--resource", billing).code); // so the driver checks its token too
         try (Connection mariaDb = driver(TestDatabase.MARIADB, t1); Connection mySql = driver(TestDatabase.MYSQL, t1)) {
             for (Connection c : List.of(mariaDb, mySql)) {
                 insert(c, "driver", t1);                                    // auto-commit: the driver's transaction
@@ -248,13 +243,6 @@ class MariaDbEnforcementTest {
             }
             assertEquals(2 * (2 + 3) + 1, count("token = " + t1));
 
-            // one statement, two resources: the driver locks both and records both; each table's trigger finds its own
-            try (Fencing.Scope ignored = Fencing.scope(resource, t1).with(billing, 1); Statement s = mariaDb.createStatement()) {
-                assertEquals(2, s.executeUpdate("UPDATE " + data + " d JOIN " + db + ".invoices i ON i.id = 1"
-                        + " SET d.seq = 7, i.n = 7 WHERE d.who = 'client'"));
-            }
-            assertEquals(1, count("seq = 7"));
-
             Result second = mariadbUnderExec(write);                          // a new owner: the client, newer token
             assertEquals(0, second.code, second.out + second.err);
             long t2 = mark();
@@ -272,6 +260,7 @@ class MariaDbEnforcementTest {
                 insert(next, "driver", t2);
             }
             assertEquals(2, count("token = " + t2));
+
         }
         String other = resource + "-other";
         assertEquals(0, cli("declare", other).code);
@@ -284,6 +273,21 @@ class MariaDbEnforcementTest {
                     + refused.getMessage());
         }
         assertEquals(0, count("who = 'other'"));
+
+        // one statement, two resources (a second table enforced for and mapped to another resource, so the
+        // driver checks its token too): the driver locks both and records both; each table's trigger finds its own
+        String billing = TestDatabase.unique("billing");
+        TestDatabase.exec(raw, "CREATE TABLE " + db + ".invoices (id INT PRIMARY KEY, n INT) ENGINE=InnoDB");
+        assertEquals(0, cli("enforce", db + ".invoices", "--resource", billing).code);
+        assertEquals(0, cli("map", db + ".invoices", "--resource", billing).code);
+        try (Connection next = driver(TestDatabase.MARIADB, mark());
+             Fencing.Scope ignored = Fencing.scope(resource, mark()).with(billing, 1);
+             Statement s = next.createStatement()) {
+            s.executeUpdate("INSERT INTO " + db + ".invoices VALUES (1, 0)");
+            assertEquals(2, s.executeUpdate("UPDATE " + data + " d JOIN " + db + ".invoices i ON i.id = 1"
+                    + " SET d.seq = 7, i.n = 7 WHERE d.who = 'client' AND d.token = " + mark()));
+        }
+        assertEquals(1, count("seq = 7"));
     }
 
     /**
