@@ -12,7 +12,8 @@ import java.util.List;
  * when
  * <ul>
  *   <li>the session's custom settings {@code fencing.resource} and {@code fencing.token} (or the driver's record of
- *       its guard, {@code fencing.guard_resource} and {@code fencing.guard_token}) name the table's resource and
+ *       its guard, {@code fencing.guard_record}: {@code ,resource token,} per resource it checked) name the table's
+ *       resource and
  *       a current token: a token equal to the mark is checked, a higher one is checked against the issued mark
  *       (never issued: {@code ZF003}) and advances the mark, exactly as the driver's guard does; then the guard
  *       function's own locking read (one text, {@code EpochSql#guardLockingRead}) locks the epoch row
@@ -43,12 +44,13 @@ public final class EnforceSql {
     public static final String RESOURCE_SETTING = "fencing.resource";
     public static final String TOKEN_SETTING = "fencing.token";
     /**
-     * The transaction-local settings in which the driver's statement guard records the resource and token it checked.
-     * Names of their own: the driver reads a server-side {@code fencing.token} as the caller's {@code SET LOCAL} token,
-     * which a guard's record must never become. A client that sets them gains what {@link #TOKEN_SETTING} gives.
+     * The transaction-local setting in which the driver's statement guard records the resources and tokens it checked:
+     * {@code ,resource token,} per resource (resource names hold no comma or space), so a statement of several
+     * resources records each. A name of its own: the driver reads a server-side {@code fencing.token} as the caller's
+     * {@code SET LOCAL} token, which a guard's record must never become. A client that sets it gains what
+     * {@link #TOKEN_SETTING} gives.
      */
-    public static final String GUARD_RESOURCE_SETTING = "fencing.guard_resource";
-    public static final String GUARD_TOKEN_SETTING = "fencing.guard_token";
+    public static final String GUARD_RECORD_SETTING = "fencing.guard_record";
     /**
      * Where the trigger keeps the session's start (exact epoch seconds) once it has read it, for the registration
      * probe. A session that sets it to another session's start gains nothing: a registration row needs its own pid,
@@ -93,6 +95,8 @@ public final class EnforceSql {
     public String body() {
         return "\nDECLARE\n"
                 + "  res text := TG_ARGV[0];\n"
+                + "  record_so_far text := current_setting('" + GUARD_RECORD_SETTING + "', true);\n"
+                + "  entry int := position((',' || res || ' ') IN coalesce(record_so_far, ''));\n"
                 + "  claimed text;\n"
                 + "  source text;\n"
                 + "  own_start text;\n"
@@ -101,9 +105,9 @@ public final class EnforceSql {
                 + "  issued_mark bigint;\n"
                 + "  raised bigint;\n"
                 + "BEGIN\n"
-                + "  IF current_setting('" + GUARD_RESOURCE_SETTING + "', true) = res THEN\n"
-                + "    claimed := btrim(current_setting('" + GUARD_TOKEN_SETTING + "', true));\n"
-                + "    source := '" + GUARD_TOKEN_SETTING + "';\n"
+                + "  IF entry > 0 THEN\n"
+                + "    claimed := split_part(substr(record_so_far, entry + length(res) + 2), ',', 1);\n"
+                + "    source := '" + GUARD_RECORD_SETTING + "';\n"
                 + "  ELSIF current_setting('" + RESOURCE_SETTING + "', true) = res THEN\n"
                 + "    claimed := btrim(current_setting('" + TOKEN_SETTING + "', true));\n"
                 + "    source := '" + TOKEN_SETTING + "';\n"

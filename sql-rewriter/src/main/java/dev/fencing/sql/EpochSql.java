@@ -56,8 +56,12 @@ public final class EpochSql {
      * pass enforced tables with no statement more. The trigger checks the token against the locked mark again, so a
      * client that sets them itself gains nothing a token would not give it.
      */
-    private static final String CLAIM_RESOURCE = "pg_catalog.set_config('" + EnforceSql.GUARD_RESOURCE_SETTING + "', ";
-    private static final String CLAIM_TOKEN = "pg_catalog.set_config('" + EnforceSql.GUARD_TOKEN_SETTING + "', ";
+    private static final String CLAIM = "pg_catalog.set_config('" + EnforceSql.GUARD_RECORD_SETTING + "', ";
+    /** What the record holds before a statement's first entry: an entry is {@code resource token,} after a comma. */
+    private static final String CLAIM_START = "','";
+    /** What a further entry of the same statement is added to: the record so far in this transaction. */
+    private static final String CLAIM_SO_FAR = "COALESCE(NULLIF(pg_catalog.current_setting('"
+            + EnforceSql.GUARD_RECORD_SETTING + "', true), ''), ',')";
 
     /** The start of the name of a PostgreSQL guard function; the rest names its epoch table. */
     private static final String GUARD_FUNCTION_PREFIX = "fencing_guard_";
@@ -133,8 +137,8 @@ public final class EpochSql {
             return null;
         }
         return new GuardedSql("SELECT " + guardFunction() + "(CAST(? AS pg_catalog.text), CAST(? AS pg_catalog.int8),"
-                + " CAST(? AS pg_catalog.int8)), " + CLAIM_RESOURCE + "CAST(? AS pg_catalog.text), true), " + CLAIM_TOKEN
-                + "CAST(CAST(? AS pg_catalog.int8) AS pg_catalog.text), true)",
+                + " CAST(? AS pg_catalog.int8)), " + claim(CLAIM_START, "CAST(? AS pg_catalog.text)",
+                "CAST(CAST(? AS pg_catalog.int8) AS pg_catalog.text)"),
                 List.of(GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN, GuardedSql.Marker.NONCE,
                         GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN));
     }
@@ -201,15 +205,98 @@ public final class EpochSql {
      */
     public String lockAtLeast() {
         if (dialect == Dialect.POSTGRESQL) {
-            // as the prefix guard, it records what it checked for the enforcement triggers (CLAIM_RESOURCE)
-            return "SELECT e.epoch, " + CLAIM_RESOURCE + "e.resource, true), " + CLAIM_TOKEN + "CAST(p.token AS"
-                    + " pg_catalog.text), true) FROM (SELECT CAST(? AS pg_catalog.text) AS resource, CAST(? AS"
-                    + " pg_catalog.int8) AS token) p, " + table + " e WHERE e.resource OPERATOR(pg_catalog.=) p.resource"
-                    + " AND e.epoch OPERATOR(pg_catalog.>=) p.token AND pg_catalog.pg_advisory_xact_lock_shared("
-                    + ADVISORY_CLASS + ", pg_catalog.hashtext(e.resource)) IS NOT NULL FOR SHARE OF e";
+            return postgresLockAtLeast(CLAIM_START);
+        }
+        if (dialect == Dialect.MARIADB) {
+            return mariaDbLockAtLeast("',',");
         }
         return "SELECT epoch FROM " + table + " WHERE resource " + dialect.op("=") + " ? AND epoch " + dialect.op(">=")
                 + " ?" + queueShared() + dialect.oneRow() + " " + dialect.rowLockClause();
+    }
+
+    /**
+     * {@link #lockAtLeast()} for a further resource of the same statement: on MariaDB it adds the resource and token
+     * to the record the statement's first locking read started, rather than starting a new one. The same text
+     * elsewhere.
+     */
+    public String lockAtLeastAdding() {
+        switch (dialect) {
+            case POSTGRESQL:
+                return postgresLockAtLeast(CLAIM_SO_FAR);
+            case MARIADB:
+                return mariaDbLockAtLeast("IFNULL(" + MariaDbEnforceSql.GUARD_VARIABLE + ", ','),");
+            default:
+                return lockAtLeast();
+        }
+    }
+
+    /**
+     * PostgreSQL's locking read, which records (as the prefix guard does) the resource and the token it checked in
+     * {@link EnforceSql#GUARD_RECORD_SETTING} for the rest of the transaction, added to {@code recordSoFar}.
+     */
+    private String postgresLockAtLeast(String recordSoFar) {
+        return "SELECT e.epoch, " + claim(recordSoFar, "e.resource", "CAST(p.token AS pg_catalog.text)")
+                + " FROM (SELECT CAST(? AS pg_catalog.text) AS resource, CAST(? AS"
+                + " pg_catalog.int8) AS token) p, " + table + " e WHERE e.resource OPERATOR(pg_catalog.=) p.resource"
+                + " AND e.epoch OPERATOR(pg_catalog.>=) p.token AND pg_catalog.pg_advisory_xact_lock_shared("
+                + ADVISORY_CLASS + ", pg_catalog.hashtext(e.resource)) IS NOT NULL FOR SHARE OF e";
+    }
+
+    /** The call that sets the record to {@code soFar}, then the resource and token as one more entry. */
+    private static String claim(String soFar, String resource, String token) {
+        return CLAIM + "pg_catalog.concat(" + soFar + ", " + resource + ", ' ', " + token + ", ','), true)";
+    }
+
+    /**
+     * MariaDB's locking read, which also records the resource and the token it checked (not the mark it found) in
+     * {@link MariaDbEnforceSql#GUARD_VARIABLE} for the enforcement triggers of the statement that follows, in the same
+     * statement, so the driver's writes pass them with nothing more sent. Parameters resource, token, as everywhere.
+     * Only a row at or above the token is returned, so only then is anything recorded; the trigger checks the token
+     * against the mark again.
+     */
+    private String mariaDbLockAtLeast(String recordSoFar) {
+        return "SELECT e.epoch, " + MariaDbEnforceSql.GUARD_VARIABLE + " := CONCAT(" + recordSoFar + " p.resource, ' ',"
+                + " p.token, ',') FROM (SELECT CAST(? AS BINARY) AS resource, CAST(? AS SIGNED) AS token) p JOIN " + table
+                + " e ON e.resource = p.resource AND e.epoch >= p.token" + dialect.oneRow() + " " + dialect.rowLockClause();
+    }
+
+    /**
+     * The guard's locking read on MariaDB as a scalar query over SQL expressions for the resource and the token: the
+     * mark when it is at least the token, with the epoch row's shared lock; null otherwise. The enforcement procedure
+     * ({@link MariaDbEnforceSql}) runs it, so both check a token by the same read.
+     */
+    String lockAtLeastOf(String resourceExpression, String tokenExpression) {
+        return "SELECT " + READ_ALIAS + ".epoch FROM " + table + " AS " + READ_ALIAS + " WHERE " + READ_ALIAS
+                + ".resource = " + resourceExpression + " AND " + READ_ALIAS + ".epoch >= " + tokenExpression
+                + dialect.oneRow() + " " + dialect.rowLockClause();
+    }
+
+    /**
+     * {@link #readMark()} as a scalar query over an SQL expression for the resource. Inside a data-changing statement
+     * (a trigger's procedure) MariaDB reads it with a shared lock under REPEATABLE READ.
+     */
+    String readMarkOf(String resourceExpression) {
+        return "SELECT " + READ_ALIAS + ".epoch FROM " + table + " AS " + READ_ALIAS + " WHERE " + READ_ALIAS
+                + ".resource = " + resourceExpression + dialect.oneRow();
+    }
+
+    /**
+     * The alias of the epoch table in the enforcement procedure's reads. MariaDB opens every table a statement's
+     * triggers and routines use once per name and alias, with the strongest lock any of their statements needs; InnoDB
+     * then reads a table opened for writing with exclusive row locks, even under {@code LOCK IN SHARE MODE}. Without
+     * an alias the procedure's reads would share the handle of its advance's {@code UPDATE} and take the epoch row
+     * exclusively on every row change: writers of one token would serialize and deadlock with the driver's shared
+     * lock (measured on 10.11: 4 writers, "Deadlock found"). Under an alias of their own they take it shared.
+     */
+    private static final String READ_ALIAS = "fencing_read";
+
+    /**
+     * Whether the locking read records the token it checked for enforcement triggers (PostgreSQL's custom settings,
+     * MariaDB's {@link MariaDbEnforceSql#GUARD_VARIABLE}): then after an advance the guard runs it once more, so the
+     * statement that follows passes the triggers.
+     */
+    public boolean lockingReadRecords() {
+        return dialect == Dialect.POSTGRESQL || dialect == Dialect.MARIADB;
     }
 
     /**

@@ -21,8 +21,8 @@ class GuardedSqlTest {
                 GuardedSql.Marker.RESOURCE, GuardedSql.Marker.TOKEN), guard.markers());
         assertEquals("SELECT \"fencing_guard_fencing_epoch\"(CAST('billing-shard-3' AS pg_catalog.text),"
                 + " CAST(42 AS pg_catalog.int8), CAST(9001 AS pg_catalog.int8)),"
-                + " pg_catalog.set_config('fencing.guard_resource', CAST('billing-shard-3' AS pg_catalog.text), true),"
-                + " pg_catalog.set_config('fencing.guard_token', CAST(CAST(42 AS pg_catalog.int8) AS pg_catalog.text), true)",
+                + " pg_catalog.set_config('fencing.guard_record', pg_catalog.concat(',', CAST('billing-shard-3' AS"
+                + " pg_catalog.text), ' ', CAST(CAST(42 AS pg_catalog.int8) AS pg_catalog.text), ','), true)",
                 guard.withLiterals("billing-shard-3", 42, 9001),
                 "pg_catalog's types, whatever the session's search_path; the checked resource and token recorded for"
                         + " the enforcement triggers (issue 28)");

@@ -33,7 +33,8 @@ import java.util.concurrent.Callable;
 @Command(name = "exec", mixinStandardHelpOptions = true,
         description = "Run COMMAND under a lease: acquire, start it with $"
         + FencingProperty.DEFAULT_TOKEN_ENV + " and $" + FencingProperty.DEFAULT_RESOURCE_ENV + " set (and the token"
-        + " and resource appended to $PGOPTIONS, for psql and other libpq clients), renew, stop it"
+        + " and resource appended to $PGOPTIONS, for psql and other libpq clients, and in an option file named by"
+        + " $MARIADB_HOME and $MYSQL_HOME, for the mariadb and mysql clients), renew, stop it"
         + " when the lease is lost, release on exit. Exits with COMMAND's exit code.")
 final class ExecCommand implements Callable<Integer> {
     private static final Duration MAX_RENEW_EVERY = Duration.ofSeconds(1);
@@ -97,23 +98,33 @@ final class ExecCommand implements Callable<Integer> {
             Lease primary = leases.stream().filter(l -> l.resource().equals(resources.get(0))).findFirst()
                     .orElseThrow();
             Child child;
+            ClientOptionFile options = null;
             try {
+                options = ClientOptionFile.write(primary.resource(), primary.token(), System.getenv());
+                String home = options.directory().toString();
                 child = Child.start(command, Map.of(FencingProperty.DEFAULT_TOKEN_ENV, Long.toString(primary.token()),
                         FencingProperty.DEFAULT_RESOURCE_ENV, primary.resource(),
                         FencingProperty.DEFAULT_TOKENS_ENV, tokens(leases),
-                        PGOPTIONS, pgOptions(System.getenv(PGOPTIONS), primary.token(), primary.resource())), grace);
+                        PGOPTIONS, pgOptions(System.getenv(PGOPTIONS), primary.token(), primary.resource()),
+                        ClientOptionFile.MARIADB_HOME, home, ClientOptionFile.MYSQL_HOME, home), grace);
             } catch (IOException e) {
+                if (options != null) {
+                    options.delete();
+                }
                 releaseAll(issuer, leases, err);
                 throw new CliException(Exit.CANNOT_START, "cannot start " + command.get(0) + ": " + e.getMessage());
             }
+            ClientOptionFile written = options;
             Thread hook = new Thread(() -> {
                 child.stop();
                 releaseAll(issuer, leases, err);
+                written.delete();
             }, "fencing-exec-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             try {
                 return supervise(issuer, leases, child, every, err);
             } finally {
+                written.delete();
                 removeHook(hook);
             }
         }

@@ -266,7 +266,7 @@ public final class FencingCli {
 
     @Command(name = "enforce", mixinStandardHelpOptions = true,
             description = {"Make the database refuse changes to TABLEs without a current token for the resource, from"
-                    + " any client (psql, other languages, the driver). PostgreSQL.",
+                    + " any client (psql, mariadb, other languages, the driver). PostgreSQL and MariaDB.",
                     "  fencing enforce TABLE... --resource R   put the tables under enforcement",
                     "  fencing enforce --off TABLE...          take them out",
                     "  fencing enforce --list                  list them, check them, and name the roles that could"

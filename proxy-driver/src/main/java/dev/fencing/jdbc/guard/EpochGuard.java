@@ -67,6 +67,14 @@ public final class EpochGuard {
     /** Marks the current transaction has locked at, per resource: committed marks once it commits. */
     private final Map<String, Long> pendingMarks = new HashMap<>(4);
     private PreparedStatement lockAtLeast;
+    /** {@link EpochSql#lockAtLeastAdding()}: a further resource's locking read for the same statement. */
+    private PreparedStatement lockAtLeastAdding;
+    /**
+     * Whether this statement's guard has recorded a resource yet (MariaDB's {@code @fencing_guard}, read by the
+     * enforcement triggers): its first locking read starts the record, the others add to it, so the record holds what
+     * the guard checked for this statement.
+     */
+    private boolean recordStarted;
     /** The query timeout of the call the guard runs now, in seconds (0: none), given to each of its statements. */
     private int queryTimeout;
     /** {@link EpochSql#lockMark()} behind PostgreSQL's {@code SET TRANSACTION READ WRITE}, resource as a literal. */
@@ -151,6 +159,7 @@ public final class EpochGuard {
                      Call<T> call) throws SQLException {
         int outer = this.queryTimeout;
         this.queryTimeout = Math.max(0, queryTimeout);
+        recordStarted = false;
         try {
             return runTimed(resource, token, prefixable, repeatable, call);
         } finally {
@@ -227,6 +236,7 @@ public final class EpochGuard {
             throws SQLException {
         int outer = this.queryTimeout;
         this.queryTimeout = Math.max(0, queryTimeout);
+        recordStarted = false;
         try {
             return runForAllTimed(marks, call);
         } finally {
@@ -485,13 +495,15 @@ public final class EpochGuard {
             // InnoDB: a shared lock taken by a locking read that found the mark lower would deadlock the advance
             // against another first writer of the epoch (EpochSql#readMarkBeforeLocking); advance straight away.
             beforeAdvance(resource, token);
-            if (unlockedMark == 0 ? insertFirstOrAdvance(resource, token) : advance(resource, token)) {
+            boolean advanced = unlockedMark == 0 ? insertFirstOrAdvance(resource, token) : advance(resource, token);
+            if (advanced && !sql.lockingReadRecords()) {
                 pendingMarks.put(resource, token);
                 return;
             }
+            // advanced: the locking read below records the token for the enforcement triggers (the row is ours now)
         }
         for (int attempt = 0; attempt < 8; attempt++) {
-            PreparedStatement read = timed(lockAtLeastStatement());
+            PreparedStatement read = timed(recordStarted ? lockAtLeastAddingStatement() : lockAtLeastStatement());
             read.setString(1, resource);
             read.setLong(2, token);
             try (ResultSet rs = read.executeQuery()) {
@@ -500,15 +512,17 @@ public final class EpochGuard {
                     if (mark != token) {
                         throw stale(resource, token, mark);
                     }
+                    recordStarted = true;
                     pendingMarks.put(resource, token);
                     return;
                 }
             }
             beforeAdvance(resource, token);
             if (advance(resource, token)) {
-                if (sql.dialect() == dev.fencing.sql.Dialect.POSTGRESQL) {
+                if (sql.lockingReadRecords()) {
                     // the locking read once more (the row is ours now): it records the checked token for the
-                    // enforcement triggers of the statement that follows (EnforceSql), as the prefix guard does
+                    // enforcement triggers of the statement that follows (EnforceSql, MariaDbEnforceSql), as
+                    // PostgreSQL's prefix guard does
                     continue;
                 }
                 pendingMarks.put(resource, token);
@@ -667,6 +681,13 @@ public final class EpochGuard {
         return lockAtLeast;
     }
 
+    private PreparedStatement lockAtLeastAddingStatement() throws SQLException {
+        if (lockAtLeastAdding == null) {
+            lockAtLeastAdding = raw.prepareStatement(sql.lockAtLeastAdding());
+        }
+        return lockAtLeastAdding;
+    }
+
     private PreparedStatement advanceStatement() throws SQLException {
         if (advance == null) {
             advance = raw.prepareStatement(sql.advance());
@@ -687,6 +708,7 @@ public final class EpochGuard {
 
     public void close() {
         closeQuietly(lockAtLeast);
+        closeQuietly(lockAtLeastAdding);
         closeQuietly(advance);
         closeQuietly(transactionControl);
     }

@@ -3,10 +3,10 @@ package dev.fencing.jdbc.issuer;
 import java.util.List;
 
 /**
- * One table under enforcement ({@code fencing enforce}, PostgreSQL): the database refuses its changes without a
+ * One table under enforcement ({@code fencing enforce}, PostgreSQL or MariaDB): the database refuses its changes without a
  * current token for {@code resource}, whichever client sends them.
  *
- * @param table    the table, qualified as PostgreSQL prints it
+ * @param table    the table, qualified as the database prints it
  * @param resource the resource whose token its changes need
  * @param inForce  whether the enforcement works as installed: trigger enabled, on every event, once per statement,
  *                 its function unchanged; false when someone disabled or altered it

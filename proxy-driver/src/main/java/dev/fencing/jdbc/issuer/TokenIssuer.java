@@ -253,9 +253,9 @@ public final class TokenIssuer implements AutoCloseable {
     }
 
     /**
-     * Puts each table under enforcement for {@code resource} (PostgreSQL): from then on the database refuses its
+     * Puts each table under enforcement for {@code resource} (PostgreSQL, MariaDB): from then on the database refuses its
      * changes without a current token for the resource, from any client (see {@code docs/enforcement.md}). A
-     * partitioned table's partitions are enforced with it. Returns the tables enforced, qualified. Run it as the
+     * partitioned table's partitions are enforced with it (PostgreSQL). Returns the tables enforced, qualified. Run it as the
      * role that owns the fence's tables: the trigger's function runs with its rights.
      *
      * @throws IllegalArgumentException when a table does not exist, is one of the fence's own, or is enforced for

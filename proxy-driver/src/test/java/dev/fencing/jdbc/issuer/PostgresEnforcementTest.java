@@ -220,6 +220,28 @@ class PostgresEnforcementTest {
     }
 
     /**
+     * C11: one statement (here a batch) writing enforced tables of two resources, both mapped, through the statement
+     * guard: the driver locks both resources' rows, and each table's trigger must find its own resource's token.
+     */
+    @Test
+    void aDriverBatchSpanningTwoEnforcedResourcesPassesBothTriggers_C11() throws Exception {
+        String billing = TestDatabase.unique("billing");
+        String invoices = schema + ".invoices";
+        TestDatabase.exec(raw, "CREATE TABLE " + invoices + " (n INT)");
+        assertEquals(0, cli("enforce", invoices, "--resource", billing).code);
+        assertEquals(0, cli("map", invoices, "--resource", billing).code);
+        assertEquals(0, cli("map", data, "--resource", resource).code);
+        try (Connection c = driver(1, "statement");
+             dev.fencing.jdbc.Fencing.Scope ignored = dev.fencing.jdbc.Fencing.scope(resource, 1).with(billing, 1);
+             Statement s = c.createStatement()) {
+            s.addBatch("INSERT INTO " + data + " VALUES ('batch', 1, 1)");
+            s.addBatch("INSERT INTO " + invoices + " VALUES (1)");
+            s.executeBatch();
+        }
+        assertEquals(1, count("who = 'batch'"));
+    }
+
+    /**
      * C4 with real threads: four clients outside the driver (plain pgjdbc connections that set fencing.resource and
      * fencing.token, as psql does) and two connections of the driver write at the current token in transactions of
      * two statements with a pause after each, while a new owner advances the mark through the trigger. Once the new
