@@ -170,6 +170,22 @@ abstract class ResourceMapTest {
     }
 
     @Test
+    void anEnforcedMappedTableNeedsOnlyItsOwnResourcesToken_C11() throws SQLException {
+        org.junit.jupiter.api.Assumptions.assumeFalse(raw.startsWith("jdbc:h2:"), "no enforcement on H2");
+        cli(0, "enforce", billing, "--resource", "billing");
+        try (Connection c = fenced("billing")) {
+            try (Fencing.Scope ignored = Fencing.scope("billing", 2)) {
+                write(c, "INSERT INTO " + billing + " VALUES (1, 1)"); // the fence's own trigger is not foreign code
+            }
+            try (Fencing.Scope ignored = Fencing.scope("billing", 1)) {
+                SQLException stale = assertThrows(SQLException.class, () -> write(c, "UPDATE " + billing + " SET v = 9"));
+                assertEquals(FencingSqlState.STALE_TOKEN, state(stale), stale.getMessage());
+            }
+        }
+        assertEquals(1, rows(billing + " WHERE v = 1"));
+    }
+
+    @Test
     void sqlClientsSetATokenPerResourceAndAStaleOneChangesNothing_C11() throws SQLException {
         try (Connection next = fenced("jobs")) {
             try (Fencing.Scope ignored = Fencing.scope("reports", 6)) {

@@ -190,12 +190,17 @@ public final class MariaDbEnforceSql {
                         + " quote or backslash cannot be enforced");
             }
         }
-        return "CALL " + procedure + "('" + resource + "', '" + schema + "." + table + "')";
+        return triggerStatementPrefix() + resource + "', '" + schema + "." + table + "')";
+    }
+
+    /** What every trigger statement of this procedure starts with, up to its resource. */
+    public String triggerStatementPrefix() {
+        return "CALL " + procedure + "('";
     }
 
     /** The resource a trigger statement of this procedure names, or {@code null} when it is not one. */
     public String resourceOf(String actionStatement) {
-        String start = "CALL " + procedure + "('";
+        String start = triggerStatementPrefix();
         if (actionStatement == null || !actionStatement.startsWith(start)) {
             return null;
         }

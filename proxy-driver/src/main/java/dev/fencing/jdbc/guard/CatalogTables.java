@@ -25,10 +25,43 @@ final class CatalogTables {
 
     private final Connection raw;
     private final Dialect dialect;
+    /**
+     * SQL over a trigger ({@code t} in {@code pg_trigger}, {@code tr} in MariaDB's {@code TRIGGERS}) that holds when it
+     * is the fence's own enforcement trigger beside the epoch table ({@code fencing enforce}): that code only checks
+     * and advances the table's resource, so it does not count as code that writes elsewhere; {@code FALSE} when no
+     * epoch table is known.
+     */
+    private final String fenceTrigger;
 
     CatalogTables(Connection raw, Dialect dialect) {
+        this(raw, dialect, null);
+    }
+
+    /** With {@code epochTable} (resolved): its enforcement triggers are the fence's own, not code (see {@link #fenceTrigger}). */
+    CatalogTables(Connection raw, Dialect dialect, dev.fencing.sql.EpochTable epochTable) {
         this.raw = raw;
         this.dialect = dialect;
+        this.fenceTrigger = epochTable == null ? "FALSE" : fenceTrigger(dialect, epochTable);
+    }
+
+    private static String fenceTrigger(Dialect dialect, dev.fencing.sql.EpochTable epochTable) {
+        switch (dialect) {
+            case POSTGRESQL:
+                return "(t.tgname = '" + dev.fencing.sql.EnforceSql.TRIGGER + "' AND t.tgfoid = pg_catalog.to_regprocedure('"
+                        + new dev.fencing.sql.EnforceSql(epochTable, epochTable).functionSignature().replace("'", "''")
+                        + "'))";
+            case MARIADB:
+                // exactly the statement MariaDbEnforceSql.triggerStatement writes, for a valid resource name
+                String prefix = new dev.fencing.sql.MariaDbEnforceSql(epochTable, epochTable).triggerStatementPrefix();
+                String literal = "'" + prefix.replace("\\", "\\\\").replace("'", "''") + "'";
+                String resource = "SUBSTRING_INDEX(SUBSTRING(tr.ACTION_STATEMENT, CHAR_LENGTH(" + literal + ") + 1),"
+                        + " '''', 1)";
+                return "(tr.ACTION_STATEMENT = CONCAT(" + literal + ", " + resource + ", ''', ''', tr.EVENT_OBJECT_SCHEMA,"
+                        + " '.', tr.EVENT_OBJECT_TABLE, ''')') AND " + resource
+                        + " REGEXP '^[A-Za-z0-9_.:/@+=-]{1,200}$')";
+            default:
+                return "FALSE";
+        }
     }
 
     /**
@@ -45,7 +78,7 @@ final class CatalogTables {
      * own internal triggers do not count, but a key pointing at {@code c} whose delete or update action writes does.
      */
     private static final String PG_RUNS_CODE = "(EXISTS (SELECT 1 FROM pg_catalog.pg_trigger t WHERE t.tgrelid = c.oid"
-            + " AND NOT t.tgisinternal) OR c.relrowsecurity"
+            + " AND NOT t.tgisinternal AND NOT %1$s) OR c.relrowsecurity"
             + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_constraint f WHERE f.confrelid = c.oid AND f.contype = 'f'"
             + " AND (f.confdeltype IN ('c', 'n', 'd') OR f.confupdtype IN ('c', 'n', 'd')))"
             // a column of any type outside pg_catalog but an enum (domains, composites, ranges, extension types: their
@@ -104,7 +137,7 @@ final class CatalogTables {
     private Resolved lookUpPostgres(String name) throws SQLException {
         String sql = "SELECT n.nspname, c.relname, c.relkind,"
                 + " EXISTS (SELECT 1 FROM pg_catalog.pg_inherits i WHERE i.inhparent = c.oid), c.relhasrules, "
-                + PG_RUNS_CODE
+                + PG_RUNS_CODE.replace("%1$s", fenceTrigger)
                 + " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
                 + " WHERE c.oid = pg_catalog.to_regclass(?)";
         try (PreparedStatement ps = raw.prepareStatement(sql)) {
@@ -184,7 +217,7 @@ final class CatalogTables {
      * ({@code tableSchema}, {@code tableName}: columns of the outer query) may run code that writes elsewhere, a
      * trigger on it or a foreign key pointing at it whose delete or update action writes.
      */
-    private static String runsCode(String schema, String tableSchema, String tableName) {
+    private String runsCode(String schema, String tableSchema, String tableName) {
         String h2 = !schema.equals("INFORMATION_SCHEMA") ? ""
                 // H2 evaluates SQL in defaults, generated columns and checks, data-change delta tables included
                 // (found by review): any such expression counts, an identity column's own sequence does not
@@ -197,7 +230,8 @@ final class CatalogTables {
                 + " ON dm.DOMAIN_SCHEMA = co.DOMAIN_SCHEMA AND dm.DOMAIN_NAME = co.DOMAIN_NAME"
                 + " WHERE co.TABLE_SCHEMA = " + tableSchema + " AND co.TABLE_NAME = " + tableName + ")";
         return "(EXISTS (SELECT 1 FROM " + schema + ".TRIGGERS tr WHERE tr.EVENT_OBJECT_SCHEMA = " + tableSchema
-                + " AND tr.EVENT_OBJECT_TABLE = " + tableName + ") OR EXISTS (SELECT 1 FROM " + schema
+                + " AND tr.EVENT_OBJECT_TABLE = " + tableName + " AND NOT " + fenceTrigger + ") OR EXISTS (SELECT 1 FROM "
+                + schema
                 + ".REFERENTIAL_CONSTRAINTS rc WHERE rc.UNIQUE_CONSTRAINT_SCHEMA = " + tableSchema
                 + " AND " + (schema.equals("information_schema") ? "rc.REFERENCED_TABLE_NAME = " + tableName
                 : "rc.UNIQUE_CONSTRAINT_NAME IN (SELECT tc.CONSTRAINT_NAME FROM " + schema + ".TABLE_CONSTRAINTS tc"

@@ -93,7 +93,7 @@ public final class ResourceMap {
         if (!missing.isEmpty() && WARNED.add("missing " + sql.table() + " " + missing)) {
             dev.fencing.jdbc.audit.FenceMetrics.mappedTablesMissing(sql.table(), missing.toString());
         }
-        return new ResourceMap(raw, sql, new CatalogTables(raw, dialect), mapped, missing);
+        return new ResourceMap(raw, sql, new CatalogTables(raw, dialect, epochTable), mapped, missing);
     }
 
     /** Tables and roles already warned about in this JVM: one line each, not one per connection. */
