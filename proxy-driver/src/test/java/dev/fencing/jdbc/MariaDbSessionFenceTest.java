@@ -34,8 +34,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * current token on a registered session stays read-only on the server (C10).
  */
 @RequiresMariaDb
+@org.junit.jupiter.api.Timeout(180)
 class MariaDbSessionFenceTest {
     private final ExecutorService threads = Executors.newFixedThreadPool(6);
+    /** Every fenced connection a test opened, closed before the clean-up (an open transaction would hold its DROP). */
+    private final List<Connection> opened = java.util.Collections.synchronizedList(new ArrayList<>());
     String raw;
     private String name;
     private String epoch;
@@ -71,12 +74,23 @@ class MariaDbSessionFenceTest {
     void tearDown() throws Exception {
         threads.shutdownNow();
         threads.awaitTermination(20, TimeUnit.SECONDS);
+        synchronized (opened) {
+            for (Connection c : opened) {
+                try {
+                    c.close();
+                } catch (SQLException ended) {
+                    // ended by a hand-over
+                }
+            }
+        }
         TestDatabase.dropNamed(raw, name);
     }
 
     private Connection fenced(long token) throws SQLException {
-        return TestDatabase.fencedAt(token, raw, "fencing.schema=create", "fencing.guard=session",
+        Connection c = TestDatabase.fencedAt(token, raw, "fencing.schema=create", "fencing.guard=session",
                 "fencing.table=" + epoch, "fencing.resource=" + resource);
+        opened.add(c);
+        return c;
     }
 
 
