@@ -661,6 +661,15 @@ public final class EpochGuard {
      * again ({@link MariaDbHandOver}); whether a row was raised.
      */
     private boolean raiseEndingSessions(String resource, long token) throws SQLException {
+        if (sql.dialect() == dev.fencing.sql.Dialect.MARIADB) {
+            // The epoch row's exclusive lock before the UPDATE: a refused UPDATE (the session fence's trigger) gives
+            // its row lock back but keeps what its trigger read of the session table, and two advancers that each
+            // held such reads deadlocked at the second attempt (found by the harness's epoch change at 16 threads).
+            try (PreparedStatement lock = timed(raw.prepareStatement(sql.lockForRaise()))) {
+                lock.setString(1, resource);
+                lock.executeQuery().close();
+            }
+        }
         try {
             return raiseOnce(resource, token);
         } catch (SQLException refused) {
