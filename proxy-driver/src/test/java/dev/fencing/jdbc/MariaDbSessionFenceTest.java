@@ -441,6 +441,81 @@ class MariaDbSessionFenceTest {
         assertEquals(0, value(2));
     }
 
+    /**
+     * Without PROCESS and CONNECTION ADMIN a user cannot end another user's registered session: the new owner's
+     * write fails saying so and the mark stays; the same user ends its own sessions without either privilege.
+     */
+    @Test
+    void withoutPrivilegesAnotherUsersSessionIsNotEndedAndTheMarkStays() throws Exception {
+        String user = TestDatabase.unique("msfu");
+        TestDatabase.exec(raw, "CREATE USER '" + user + "'@'%' IDENTIFIED BY 'pw'",
+                "GRANT ALL PRIVILEGES ON `" + schema() + "`.* TO '" + user + "'@'%'");
+        try {
+            String limited = raw.replace("user=root", "user=" + user + "&password=pw");
+            Connection old = fenced(5); // root's session
+            assertEquals(1, w(old, 2, 2));
+            long oldId = connectionId(old);
+            try (Connection next = TestDatabase.fencedAt(6, limited, "fencing.guard=session", "fencing.table=" + epoch,
+                    "fencing.resource=" + resource)) {
+                SQLException refused = assertThrows(SQLException.class, () -> w(next, 1, 60));
+                assertTrue(refused.getMessage().contains("PROCESS"), refused.getMessage());
+            }
+            assertEquals(5, mark());
+            assertTrue(listed(oldId));
+            assertEquals(1, w(old, 3, 3)); // the old owner still writes: nothing moved
+            // the limited user's own registered sessions it ends itself
+            try (Connection mine = TestDatabase.fencedAt(5, limited, "fencing.guard=session", "fencing.table=" + epoch,
+                    "fencing.resource=" + resource)) {
+                assertEquals(1, w(mine, 4, 4));
+                long mineId = connectionId(mine);
+                old.close();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (listed(oldId) && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                try (Connection next = TestDatabase.fencedAt(6, limited, "fencing.guard=session",
+                        "fencing.table=" + epoch, "fencing.resource=" + resource)) {
+                    assertEquals(1, w(next, 1, 61));
+                }
+                assertEquals(6, mark());
+                assertFalse(listed(mineId));
+            }
+        } finally {
+            TestDatabase.exec(raw, "DROP USER IF EXISTS '" + user + "'@'%'");
+        }
+    }
+
+    /**
+     * Triggers created by a user without PROCESS cannot tell whether another user's session ended: they refuse the
+     * raise rather than believe it gone (fail closed), even after the advancing side ended it.
+     */
+    @Test
+    void triggersOfADefinerWithoutProcessRefuseTheRaise() throws Exception {
+        String user = TestDatabase.unique("msfd");
+        String ownEpoch = name + "_ep2";
+        TestDatabase.exec(raw, "CREATE USER '" + user + "'@'%' IDENTIFIED BY 'pw'",
+                "GRANT ALL PRIVILEGES ON `" + schema() + "`.* TO '" + user + "'@'%'");
+        try {
+            String limited = raw.replace("user=root", "user=" + user + "&password=pw");
+            try (Connection creator = TestDatabase.fencedAt(5, limited, "fencing.schema=create", "fencing.guard=session",
+                    "fencing.table=" + ownEpoch, "fencing.resource=" + resource)) {
+                assertEquals(1, w(creator, 1, 1)); // the mark at 5 in the definer's fence
+            }
+            Connection old = TestDatabase.fencedAt(5, raw, "fencing.guard=session", "fencing.table=" + ownEpoch,
+                    "fencing.resource=" + resource);
+            opened.add(old);
+            assertEquals(1, w(old, 2, 2)); // root's session registers
+            try (Connection next = TestDatabase.fencedAt(6, raw, "fencing.guard=session", "fencing.table=" + ownEpoch,
+                    "fencing.resource=" + resource)) {
+                SQLException refused = assertThrows(SQLException.class, () -> w(next, 1, 60));
+                assertTrue(refused.getMessage().contains("lacks PROCESS"), refused.getMessage());
+            }
+            assertEquals(5, query("SELECT epoch FROM " + ownEpoch + " WHERE resource = '" + resource + "'"));
+        } finally {
+            TestDatabase.exec(raw, "DROP USER IF EXISTS '" + user + "'@'%'");
+        }
+    }
+
     private static long readOnly(Connection c) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT @@session.tx_read_only")) {
             rs.next();
