@@ -218,14 +218,6 @@ public final class EpochSql {
     }
 
     /**
-     * MariaDB: the epoch row's exclusive lock, taken before a raise (see the session fence's hand-over,
-     * {@link MariaDbSessionFenceSql}); parameter resource.
-     */
-    public String lockForRaise() {
-        return "SELECT epoch FROM " + table + " WHERE resource = ?" + dialect.oneRow() + " FOR UPDATE";
-    }
-
-    /**
      * The mark, read with the epoch row's shared lock (and, on PostgreSQL, the resource's advisory lock in shared
      * mode) whatever its value; parameter resource. No row, no lock. Admits a transaction at a token at or above
      * the mark without raising it: no advance can commit while the lock is held (SPEC C10).

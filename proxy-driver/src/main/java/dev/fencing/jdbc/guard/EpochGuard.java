@@ -626,6 +626,10 @@ public final class EpochGuard {
             if (e.getSQLState() == null || !e.getSQLState().startsWith("23")) {
                 throw e;
             }
+            // Another session made the row first. InnoDB's duplicate check left a shared lock on it, so raising it now
+            // would ask for the exclusive lock while holding the shared one: two such first writers deadlocked (the
+            // harness, 16 threads on a new resource). The locking read decides instead (false: read, then raise if due).
+            return false;
         }
         return advance(resource, token);
     }
@@ -661,15 +665,6 @@ public final class EpochGuard {
      * again ({@link MariaDbHandOver}); whether a row was raised.
      */
     private boolean raiseEndingSessions(String resource, long token) throws SQLException {
-        if (sql.dialect() == dev.fencing.sql.Dialect.MARIADB) {
-            // The epoch row's exclusive lock before the UPDATE: a refused UPDATE (the session fence's trigger) gives
-            // its row lock back but keeps what its trigger read of the session table, and two advancers that each
-            // held such reads deadlocked at the second attempt (found by the harness's epoch change at 16 threads).
-            try (PreparedStatement lock = timed(raw.prepareStatement(sql.lockForRaise()))) {
-                lock.setString(1, resource);
-                lock.executeQuery().close();
-            }
-        }
         try {
             return raiseOnce(resource, token);
         } catch (SQLException refused) {
