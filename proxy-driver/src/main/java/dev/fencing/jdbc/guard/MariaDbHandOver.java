@@ -18,10 +18,11 @@ import java.util.List;
  * lets the raise run again. A trigger cannot {@code KILL}; every advance through this driver (a fenced write, the
  * issuer's revocation) passes here, and any other client's raise is refused by the trigger until the sessions end.
  *
- * <p>Order, all in the raising transaction: the epoch row's exclusive lock first (no registration at the old mark
- * can commit after it), then {@code KILL CONNECTION} of each live session registered below, then wait until the
- * server lists none of them (a session leaves the list only after its transaction ended, committed or rolled back),
- * then the raise again, whose trigger checks once more with its definer's view of every session.
+ * <p>Order, all in the raising transaction: {@code KILL CONNECTION} of each live session registered below and a wait
+ * until the server lists none of them (a session leaves the list only after its transaction ended, committed or
+ * rolled back); then the epoch row's exclusive lock (no registration at the old mark can commit after it) and the
+ * same for any session that registered meanwhile; then the raise again, whose trigger checks once more with its
+ * definer's view of every session.
  */
 final class MariaDbHandOver {
     private MariaDbHandOver() {
