@@ -516,6 +516,21 @@ class MariaDbSessionFenceTest {
         }
     }
 
+    /**
+     * A prepared XA transaction outlives its session on MariaDB 10.5+: a registered old owner could prepare one, be
+     * ended by the hand-over, and have it committed later. Every XA statement is refused, with a current token too.
+     */
+    @Test
+    void xaTransactionsAreRefusedOnARegisteredSession_C10() throws Exception {
+        try (Connection c = fenced(5); Statement s = c.createStatement()) {
+            assertEquals(1, w(c, 2, 2)); // registered
+            for (String xa : new String[] {"XA START 'fz'", "XA BEGIN 'fz'", "XA RECOVER"}) {
+                SQLException refused = assertThrows(SQLException.class, () -> s.execute(xa));
+                assertEquals(FencingSqlState.CANNOT_GUARD, refused.getSQLState(), xa); // the fence's, not the server's
+            }
+        }
+    }
+
     private static long readOnly(Connection c) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT @@session.tx_read_only")) {
             rs.next();
