@@ -36,7 +36,7 @@ public enum FencingProperty {
     SCHEMA("fencing.schema", "validate", null, "`validate`: a missing epoch table is an error at connect; `create`:"
             + " create it", Parsers::schema, "validate", "create"),
     GUARD("fencing.guard", "statement", null, "`statement`: every mutation carries its own guard; `session`"
-            + " (PostgreSQL): a connection registers once per token and then writes untouched, and an epoch change"
+            + " (PostgreSQL, MariaDB): a connection registers once per token and then writes untouched, and an epoch change"
             + " ends the sessions of older tokens first: see [docs/session-fence.md](docs/session-fence.md)",
             Parsers::guard, "statement", "session"),
     UNWRAP("fencing.unwrap", "deny", null, "`allow` lets `unwrap` hand out the underlying driver's objects (for"

@@ -123,6 +123,11 @@ public final class EpochSql {
         return table;
     }
 
+    /** The epoch table as this SQL names it. */
+    public EpochTable epochTable() {
+        return epochTable;
+    }
+
     /**
      * The guard statement sent ahead of the caller's untouched text, in the same round trip and the same
      * transaction: it calls the epoch table's guard function ({@link #protect()} creates it), which share-locks the

@@ -49,6 +49,20 @@ public final class SqlStates {
     /** PostgreSQL: a deadlock was detected. */
     public static final String DEADLOCK = "40P01";
 
+    /** MariaDB/MySQL's "Lock wait timeout exceeded" (SQLState HY000, so told by its error code). */
+    public static final int MARIADB_LOCK_WAIT_TIMEOUT = 1205;
+    /** MariaDB/MySQL's "Deadlock found when trying to get lock" (SQLState 40001, the transaction rolled back). */
+    public static final int MARIADB_DEADLOCK = 1213;
+    /** MariaDB/MySQL's "You are not owner of thread" (a {@code KILL} of another user's session without the privilege). */
+    public static final int MARIADB_NOT_OWNER = 1095;
+    /** MariaDB/MySQL's "Unknown thread id" (a {@code KILL} of a session that is gone). */
+    public static final int MARIADB_UNKNOWN_THREAD = 1094;
+
+    /** Whether a MariaDB/MySQL statement gave up waiting for a row lock ({@code innodb_lock_wait_timeout}). */
+    public static boolean isMariaDbLockWaitTimeout(java.sql.SQLException e) {
+        return e.getErrorCode() == MARIADB_LOCK_WAIT_TIMEOUT && !"40001".equals(e.getSQLState());
+    }
+
     /**
      * Whether the connection to the server failed (SQLState class {@code 08}, any driver): what was on its way may or
      * may not have reached the server, so the failure must reach the caller as it is, never be taken for a "no".

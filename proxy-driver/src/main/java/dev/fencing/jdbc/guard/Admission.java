@@ -157,7 +157,7 @@ public final class Admission {
             return work.run();
         } finally {
             try {
-                control().execute(sql.readOnlySession());
+                control().execute(sessionDefault());
             } catch (SQLException notReadOnly) {
                 raw.close();
                 throw notReadOnly;
@@ -225,6 +225,10 @@ public final class Admission {
             boolean covers = guard.registrationCovers(tokens);
             if (covers == registrationSuspended) {
                 registrationSuspended = !covers;
+                if (dialect == Dialect.MARIADB) {
+                    switchMariaDbRegistration();
+                    return;
+                }
                 restoreSessionMode();
                 if (registrationSuspended && probe.inServerTransaction()) {
                     // an open transaction (BEGIN sent as SQL too) is made read-only for the rest of it (review)
@@ -501,7 +505,7 @@ public final class Admission {
      */
     public void afterFunctionCall() throws SQLException {
         if (sql != null && dialect == Dialect.MARIADB) {
-            control().execute(sql.readOnlySession());
+            control().execute(sessionDefault());
         }
     }
 
@@ -576,6 +580,30 @@ public final class Admission {
         if (!admitted && probe.inServerTransaction()) {
             control().execute(sql.readOnlyTransaction());
         }
+    }
+
+    /**
+     * MariaDB/MySQL, a registered session whose token in force stopped or started being the registered one: the
+     * session's default access mode follows ({@code SET SESSION TRANSACTION READ ONLY / READ WRITE}). A transaction
+     * open at the change began read-write, and MariaDB cannot make an open transaction read-only: it is rolled back
+     * and the statement refused, since what the driver takes for a read in it could write without a current token.
+     */
+    private void switchMariaDbRegistration() throws SQLException {
+        if (registrationSuspended && probe.inServerTransaction()) {
+            control().execute(sql.readOnlySession());
+            control().execute("ROLLBACK");
+            guard.rolledBack();
+            ended();
+            throw Refusals.cannotGuard("this session is registered (" + dev.fencing.jdbc.FencingProperty.GUARD.getName()
+                    + "=session) at a token that is no longer the one in force, inside a read-write transaction that"
+                    + " cannot be made read-only: the transaction was rolled back");
+        }
+        control().execute(registrationSuspended ? sql.readOnlySession() : sql.readWriteSession());
+    }
+
+    /** What a session's default access mode should be now: read-write only while a registration covers its work. */
+    private String sessionDefault() {
+        return guard.registeredAnywhere() && !registrationSuspended ? sql.readWriteSession() : sql.readOnlySession();
     }
 
     /** A registered session's default becomes read-write (the session fence admits the whole session). */

@@ -7,6 +7,7 @@ import dev.fencing.jdbc.config.TokenResolver;
 import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencingRefusedException;
 import dev.fencing.sql.EpochSql;
+import dev.fencing.sql.MariaDbSessionFenceSql;
 import dev.fencing.sql.ReadOnlySql;
 import dev.fencing.sql.SessionFenceSql;
 
@@ -98,6 +99,15 @@ public final class EpochGuard {
      */
     public EpochGuard(Connection raw, EpochSql sql, IssuerCheck issuerCheck, SessionFenceSql sessionFence,
                       ReadOnlySql readOnly, ResourceMap declared) {
+        this(raw, sql, issuerCheck, sessionFence, null, readOnly, declared);
+    }
+
+    /**
+     * @param mariaDbSessionFence the MariaDB session fence ({@code fencing.guard=session}), or {@code null}; at most
+     *                            one of it and {@code sessionFence} is given
+     */
+    public EpochGuard(Connection raw, EpochSql sql, IssuerCheck issuerCheck, SessionFenceSql sessionFence,
+                      MariaDbSessionFenceSql mariaDbSessionFence, ReadOnlySql readOnly, ResourceMap declared) {
         this.raw = raw;
         this.declared = declared;
         this.sql = sql;
@@ -105,7 +115,8 @@ public final class EpochGuard {
         this.readOnly = readOnly;
         this.probe = SessionProbe.of(raw, sql.dialect());
         this.admission = new Admission(raw, sql.dialect(), readOnly, probe, this);
-        this.sessions = sessionFence == null ? null : new SessionFence(raw, sessionFence, probe, readOnly, admission);
+        this.sessions = sessionFence == null && mariaDbSessionFence == null ? null
+                : new SessionFence(raw, sessionFence, mariaDbSessionFence, probe, readOnly, admission);
     }
 
     /** What keeps this connection's un-admitted work read-only on the server. */
@@ -629,6 +640,10 @@ public final class EpochGuard {
             if (e.getSQLState() == null || !e.getSQLState().startsWith("23")) {
                 throw e;
             }
+            // Another session made the row first. InnoDB's duplicate check left a shared lock on it, so raising it now
+            // would ask for the exclusive lock while holding the shared one: two such first writers deadlocked (the
+            // harness, 16 threads on a new resource). The locking read decides instead (false: read, then raise if due).
+            return false;
         }
         return advance(resource, token);
     }
@@ -643,13 +658,8 @@ public final class EpochGuard {
             }
             throw Refusals.stale(resource, token, readMark(resource));
         }
-        try (PreparedStatement raise = timed(raw.prepareStatement(sql.raise()))) {
-            raise.setLong(1, token);
-            raise.setString(2, resource);
-            raise.setLong(3, token);
-            if (raise.executeUpdate() == 1) {
-                return true;
-            }
+        if (raiseEndingSessions(resource, token)) {
+            return true;
         }
         try (PreparedStatement insert = timed(raw.prepareStatement(sql.insertFirst()))) {
             insert.setString(1, resource);
@@ -660,6 +670,33 @@ public final class EpochGuard {
                 return false;
             }
             throw e;
+        }
+    }
+
+    /**
+     * The {@code UPDATE} that raises a mark; on MariaDB, when the epoch table's trigger refuses it because a session
+     * registered below the new mark is alive (the session fence), those sessions are ended first and the raise runs
+     * again ({@link MariaDbHandOver}); whether a row was raised.
+     */
+    private boolean raiseEndingSessions(String resource, long token) throws SQLException {
+        try {
+            return raiseOnce(resource, token);
+        } catch (SQLException refused) {
+            if (sql.dialect() != dev.fencing.sql.Dialect.MARIADB || !MariaDbHandOver.refusedForLiveSession(refused)) {
+                throw refused;
+            }
+            MariaDbSessionFenceSql fence = new MariaDbSessionFenceSql(sql.epochTable());
+            MariaDbHandOver.endSessionsBelow(raw, fence, resource, token, refused);
+            return raiseOnce(resource, token);
+        }
+    }
+
+    private boolean raiseOnce(String resource, long token) throws SQLException {
+        try (PreparedStatement raise = timed(raw.prepareStatement(sql.raise()))) {
+            raise.setLong(1, token);
+            raise.setString(2, resource);
+            raise.setLong(3, token);
+            return raise.executeUpdate() == 1;
         }
     }
 

@@ -11,6 +11,7 @@ import dev.fencing.sql.EpochTable;
 import dev.fencing.sql.LeaseSql;
 import dev.fencing.sql.ResourceTableSql;
 import dev.fencing.sql.SessionFenceSql;
+import dev.fencing.sql.MariaDbSessionFenceSql;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -46,7 +47,9 @@ public final class EpochSchema {
         EpochTable configured = settings.epochTable();
         boolean autoCommit = raw.getAutoCommit();
         EpochSql sql = new EpochSql(dialect, configured);
-        if (settings.sessionGuard()) {
+        if (settings.sessionGuard() && dialect == Dialect.MARIADB) {
+            mariaDbSessionFenceSql(configured); // refused before anything is created
+        } else if (settings.sessionGuard()) {
             sessionFenceSql(dialect, configured); // refused before anything is created
         }
         try {
@@ -65,7 +68,9 @@ public final class EpochSchema {
             }
             exact(raw, dialect, mode, "epoch table " + sql.table(), sql.exactnessParameters(), sql.makeExact());
             protect(raw, sql, mode, autoCommit);
-            if (settings.sessionGuard()) {
+            if (settings.sessionGuard() && dialect == Dialect.MARIADB) {
+                mariaDbSessionFence(raw, mariaDbSessionFenceSql(epoch), mode, autoCommit);
+            } else if (settings.sessionGuard()) {
                 sessionFence(raw, sessionFenceSql(dialect, epoch), mode, autoCommit);
             }
             Tables tables = new Tables(epoch, settings.leaseTable(), false, false);
@@ -203,7 +208,7 @@ public final class EpochSchema {
     private static SessionFenceSql sessionFenceSql(Dialect dialect, EpochTable epoch) throws SQLException {
         String setting = FencingProperty.GUARD.getName();
         if (dialect != Dialect.POSTGRESQL) {
-            throw Settings.configuration(setting + "=session is available on PostgreSQL only; this database is "
+            throw Settings.configuration(setting + "=session is available on PostgreSQL and MariaDB only; this database is "
                     + dialect.name().toLowerCase(java.util.Locale.ROOT) + ": use " + setting + "=statement");
         }
         try {
@@ -232,6 +237,43 @@ public final class EpochSchema {
         }
         SQLException missing = Settings.configuration(FencingProperty.GUARD.getName() + "=session needs the session"
                 + " table " + sql.table() + " with its protection and the hand-over trigger on " + sql.epochTable()
+                + (failure == null ? "" : ", which could not be added: " + Refusals.firstLine(failure.getMessage()))
+                + ". " + REMEDY + ", or have your DBA run: " + String.join("; ", sql.create()));
+        if (failure != null) {
+            missing.initCause(failure);
+        }
+        throw missing;
+    }
+
+    /** The MariaDB session fence's SQL beside {@code epoch}, or the configuration error why there can be none. */
+    public static MariaDbSessionFenceSql mariaDbSessionFenceSql(EpochTable epoch) throws SQLException {
+        try {
+            return new MariaDbSessionFenceSql(epoch);
+        } catch (IllegalArgumentException e) {
+            throw Settings.configuration(FencingProperty.GUARD.getName() + "=session: " + e.getMessage());
+        }
+    }
+
+    /**
+     * MariaDB: makes sure the session fence is in force beside the epoch table: the session table, its three
+     * protecting triggers and the epoch table's raise check, each with the body the driver creates. Validate refuses
+     * a database without them; create adds them.
+     */
+    private static void mariaDbSessionFence(Connection raw, MariaDbSessionFenceSql sql, Settings.SchemaMode mode,
+                                            boolean autoCommit) throws SQLException {
+        if (holds(raw, sql.check(), sql.checkParameters())) {
+            return;
+        }
+        SQLException failure = null;
+        if (mode == Settings.SchemaMode.CREATE) {
+            failure = createRacing(raw, sql.create(), autoCommit, false,
+                    () -> holds(raw, sql.check(), sql.checkParameters()));
+            if (failure == null) {
+                return;
+            }
+        }
+        SQLException missing = Settings.configuration(FencingProperty.GUARD.getName() + "=session needs the session"
+                + " table " + sql.table() + " with its protection and the raise check on " + sql.epochTable()
                 + (failure == null ? "" : ", which could not be added: " + Refusals.firstLine(failure.getMessage()))
                 + ". " + REMEDY + ", or have your DBA run: " + String.join("; ", sql.create()));
         if (failure != null) {

@@ -5,6 +5,7 @@ import dev.fencing.jdbc.audit.Refusals;
 import dev.fencing.jdbc.audit.SqlStates;
 import dev.fencing.jdbc.FencingProperty;
 import dev.fencing.jdbc.FencingSqlState;
+import dev.fencing.sql.MariaDbSessionFenceSql;
 import dev.fencing.sql.ReadOnlySql;
 import dev.fencing.sql.SessionFenceSql;
 
@@ -40,7 +41,10 @@ final class SessionFence {
     }
 
     private final Connection raw;
+    /** PostgreSQL's SQL, or {@code null} on MariaDB. */
     private final SessionFenceSql sql;
+    /** MariaDB's SQL, or {@code null} on PostgreSQL. */
+    private final MariaDbSessionFenceSql maria;
     private final SessionProbe probe;
     /** The read-only mode of un-admitted work, or {@code null}: a registration opens the session to writes. */
     private final ReadOnlySql readOnly;
@@ -54,9 +58,11 @@ final class SessionFence {
     /** When ({@link System#nanoTime()}) the next idle point may try again after such a failure. */
     private long retryAt;
 
-    SessionFence(Connection raw, SessionFenceSql sql, SessionProbe probe, ReadOnlySql readOnly, Admission admission) {
+    SessionFence(Connection raw, SessionFenceSql sql, MariaDbSessionFenceSql maria, SessionProbe probe,
+                 ReadOnlySql readOnly, Admission admission) {
         this.raw = raw;
         this.sql = sql;
+        this.maria = maria;
         this.probe = probe;
         this.readOnly = readOnly;
         this.admission = admission;
@@ -109,7 +115,7 @@ final class SessionFence {
                     throw failure;
                 }
                 last = failure;
-                if (SqlStates.LOCK_NOT_AVAILABLE.equals(failure.getSQLState())) {
+                if (waitedItsBound(failure)) {
                     break; // it waited its second for the epoch row: an epoch change is under way, try later
                 }
                 if (attempt < ATTEMPTS) {
@@ -128,7 +134,12 @@ final class SessionFence {
     static boolean transientFailure(SQLException failure) {
         String state = failure.getSQLState();
         return SqlStates.SERIALIZATION_FAILURE.equals(state) || SqlStates.DEADLOCK.equals(state)
-                || SqlStates.LOCK_NOT_AVAILABLE.equals(state);
+                || SqlStates.LOCK_NOT_AVAILABLE.equals(state) || waitedItsBound(failure);
+    }
+
+    /** The registration waited its second for the epoch row (PostgreSQL's 55P03, MariaDB's lock wait timeout). */
+    private static boolean waitedItsBound(SQLException failure) {
+        return SqlStates.LOCK_NOT_AVAILABLE.equals(failure.getSQLState()) || SqlStates.isMariaDbLockWaitTimeout(failure);
     }
 
     /**
@@ -150,6 +161,9 @@ final class SessionFence {
 
     /** One registration in a transaction of its own, committed or rolled back before it returns. */
     private Outcome registerOnce(String resource, long token) throws SQLException {
+        if (maria != null) {
+            return registerOnceMariaDb(resource, token);
+        }
         boolean autoCommit = raw.getAutoCommit();
         if (autoCommit) {
             raw.setAutoCommit(false);
@@ -213,6 +227,91 @@ final class SessionFence {
         if (outcome == Outcome.BEHIND) {
             triedForRead.put(resource, token);
         }
+    }
+
+    /**
+     * MariaDB: the registration in a READ COMMITTED, read-write transaction opened and ended by SQL (auto-commit left
+     * as it is); the session is made read-write only after the commit ({@code SET SESSION TRANSACTION} is not
+     * transactional there), so a registration whose commit failed leaves it read-only.
+     */
+    private Outcome registerOnceMariaDb(String resource, long token) throws SQLException {
+        try (java.sql.Statement control = raw.createStatement()) {
+            control.execute(MariaDbSessionFenceSql.REGISTRATION_ISOLATION);
+            control.execute(MariaDbSessionFenceSql.REGISTRATION_START);
+            if (!probe.inServerTransaction()) {
+                throw Refusals.cannotGuard("the server reported no transaction after START TRANSACTION, so the"
+                        + " session was not registered");
+            }
+            Outcome outcome;
+            try {
+                outcome = registerMariaDb(resource, token);
+                control.execute(outcome == Outcome.REGISTERED ? "COMMIT AND NO CHAIN NO RELEASE"
+                        : "ROLLBACK AND NO CHAIN NO RELEASE");
+            } catch (SQLException | RuntimeException | Error failure) {
+                try {
+                    control.execute("ROLLBACK AND NO CHAIN NO RELEASE");
+                } catch (SQLException rollbackFailure) {
+                    failure.addSuppressed(rollbackFailure);
+                }
+                throw failure;
+            }
+            if (outcome == Outcome.REGISTERED) {
+                admission.sessionRegistered();
+                registered.put(resource, token);
+            }
+            return outcome;
+        }
+    }
+
+    private Outcome registerMariaDb(String resource, long token) throws SQLException {
+        long mark;
+        try (PreparedStatement lock = raw.prepareStatement(maria.lockMark())) {
+            lock.setString(1, resource);
+            lock.execute(); // MySQL Connector/J's executeQuery refuses a SET STATEMENT ... FOR SELECT
+            try (ResultSet rs = lock.getResultSet()) {
+                if (!rs.next()) {
+                    return Outcome.BEHIND;
+                }
+                mark = rs.getLong(1);
+            }
+        }
+        if (mark > token) {
+            throw Refusals.stale(resource, token, mark);
+        }
+        if (mark < token) {
+            return Outcome.BEHIND;
+        }
+        try (PreparedStatement insert = raw.prepareStatement(maria.register())) {
+            insert.setString(1, resource);
+            insert.setLong(2, token);
+            insert.executeUpdate();
+        }
+        long serverId;
+        long held;
+        try (PreparedStatement check = raw.prepareStatement(maria.registered())) {
+            check.setString(1, resource);
+            try (ResultSet rs = check.executeQuery()) {
+                rs.next();
+                serverId = rs.getLong(1);
+                held = rs.getLong(2);
+                if (rs.wasNull()) {
+                    held = -1;
+                }
+            }
+        }
+        long connectedId = probe.connectedThreadId();
+        if (connectedId != serverId) {
+            throw new SQLException("fencing: " + FencingProperty.GUARD.getName() + "=session needs one server session per"
+                    + " connection, but " + (connectedId == 0 ? "the connector does not say which server session it"
+                    + " connected to" : "this connection was opened to server session " + connectedId) + " and its"
+                    + " statements run in session " + serverId + " (a proxy that shares server sessions between clients,"
+                    + " such as ProxySQL or MaxScale?). Use " + FencingProperty.GUARD.getName() + "=statement with such a"
+                    + " proxy", FencingSqlState.CONFIGURATION);
+        }
+        if (held != token) {
+            throw Refusals.registrationMismatch(resource, held, token);
+        }
+        return Outcome.REGISTERED;
     }
 
     private Outcome register(String resource, long token) throws SQLException {

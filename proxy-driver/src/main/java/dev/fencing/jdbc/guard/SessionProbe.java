@@ -268,7 +268,31 @@ public final class SessionProbe {
      * opens one only with the next statement): false where the underlying driver cannot say.
      */
     boolean serverIdle() throws SQLException {
+        if (kind == Kind.STATUS_FLAGS) {
+            return !inServerTransaction();
+        }
         return kind == Kind.PGJDBC && "IDLE".equals(((Enum<?>) invoke()).name());
+    }
+
+    /**
+     * MariaDB/MySQL: the server session the connector was told it talks to when it connected (the handshake's
+     * connection id: MariaDB Connector/J's {@code getThreadId()}, MySQL Connector/J's {@code getId()}), or 0 where
+     * the connector does not say. A proxy that shares server sessions (ProxySQL, MaxScale) hands out ids of its own.
+     */
+    long connectedThreadId() {
+        ClassLoader loader = raw.getClass().getClassLoader();
+        for (String[] getter : new String[][] {{"org.mariadb.jdbc.Connection", "getThreadId"},
+                {"com.mysql.cj.jdbc.JdbcConnection", "getId"}}) {
+            try {
+                Class<?> type = Class.forName(getter[0], false, loader);
+                if (raw.isWrapperFor(type)) {
+                    return ((Number) type.getMethod(getter[1]).invoke(raw.unwrap(type))).longValue();
+                }
+            } catch (ReflectiveOperationException | SQLException | LinkageError | RuntimeException unknown) {
+                // not this connector: try the next
+            }
+        }
+        return 0;
     }
 
     /**

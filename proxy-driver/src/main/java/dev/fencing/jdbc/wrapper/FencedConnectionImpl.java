@@ -72,9 +72,11 @@ public final class FencedConnectionImpl extends PassThroughConnection implements
         boolean sessionGuard = settings.sessionGuard();
         ResourceMap resources = tables.resourceTablePresent()
                 ? ResourceMap.read(raw, analyzer.dialect(), tables.epoch()) : ResourceMap.none(raw, analyzer.dialect());
+        boolean mariaDb = analyzer.dialect() == Dialect.MARIADB;
         this.guard = new EpochGuard(raw, analyzer.epochSql(), issuerCheck,
-                sessionGuard ? new SessionFenceSql(tables.epoch()) : null, readOnly(settings, analyzer.dialect()),
-                settings.declaredResourcesOnly() ? resources : null);
+                sessionGuard && !mariaDb ? new SessionFenceSql(tables.epoch()) : null,
+                sessionGuard && mariaDb ? EpochSchema.mariaDbSessionFenceSql(tables.epoch()) : null,
+                readOnly(settings, analyzer.dialect()), settings.declaredResourcesOnly() ? resources : null);
         this.tokens = new TokenResolver(settings, raw);
         this.refusals = RefusalPolicy.of(settings.mode() == FencingMode.AUDIT, settings.auditFile(), analyzer.dialect(),
                 tokens::resource);

@@ -89,7 +89,11 @@ class SessionProbeTest {
         assertTrue(probe.inTransaction(), "SET autocommit = 0 sent as SQL");
         flags[0] = AUTOCOMMIT | 8;
         assertFalse(probe.inTransaction(), "other flags mean nothing here");
-        assertFalse(probe.serverIdle(), "only pgjdbc can say the server is idle");
+        assertTrue(probe.serverIdle(), "no transaction open by the flags: the session fence may register");
+        flags[0] = AUTOCOMMIT | IN_TRANSACTION;
+        assertFalse(probe.serverIdle(), "a transaction open: nothing of the session fence's may run in it");
+        flags[0] = 0;
+        assertTrue(probe.serverIdle(), "auto-commit off, no transaction open yet");
         assertEquals(0, probe.connectedBackendPid());
         assertEquals(0, raw.sent().size(), "the flags are read without asking the server");
     }
