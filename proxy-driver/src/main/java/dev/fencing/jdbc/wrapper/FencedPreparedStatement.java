@@ -95,8 +95,18 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
      * after prepare), run by the connection's {@link FencedExecution} with this statement's {@link Send}.
      */
     private Object run(Exec exec) throws SQLException {
-        StatementRouter.Route now = connection.router().routeNow(sql, analysis, route);
-        return execute(now, sql, analysis, exec, new Forms(exec));
+        Analysis analysisNow = analysisNow();
+        StatementRouter.Route prepared = analysisNow == analysis ? route : connection.router().route(sql, analysisNow);
+        StatementRouter.Route now = connection.router().routeNow(sql, analysisNow, prepared);
+        return execute(now, sql, analysisNow, exec, new Forms(exec));
+    }
+
+    /**
+     * The statement's analysis right before it is sent: MariaDB's {@code EXECUTE name} is what the connection saw
+     * prepared under the name last, which may have changed since this statement was prepared.
+     */
+    private Analysis analysisNow() throws SQLException {
+        return analysis.executedName() == null ? analysis : connection.router().analyze(sql);
     }
 
     /** This statement's way of sending itself: the untouched form, or the prefixed one with the guard bound ahead. */
@@ -164,11 +174,13 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
 
     @Override
     public void addBatch() throws SQLException {
-        StatementRouter.Route inBatch = connection.router().routeInBatch(sql, analysis);
+        Analysis analysisNow = analysisNow();
+        StatementRouter.Route inBatch = connection.router().routeInBatch(sql, analysisNow);
+        connection.router().beforeSending(analysisNow);
         PreparedStatement untouched = form(Form.UNTOUCHED);
         bindings.applyTo(untouched, index -> index);
         untouched.addBatch();
-        batch.add(sql, analysis, inBatch);
+        batch.add(sql, analysisNow, inBatch);
     }
 
     @Override
