@@ -58,7 +58,9 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
         super(connection);
         this.sql = sql;
         this.analysis = analysis;
-        this.route = connection.router().route(sql, analysis);
+        // MariaDB's EXECUTE name is decided each time it runs (analysisNow), never by what the name meant here
+        this.route = analysis.executedName() != null ? StatementRouter.Route.GUARD
+                : connection.router().route(sql, analysis);
         this.preparer = preparer;
         this.prefixable = connection.execution().prefixable(analysis, keysRequested) && formsAllowed;
         // A SET fencing.* is never sent; a plain statement stands in to answer warnings, options and close.
@@ -96,7 +98,8 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
      */
     private Object run(Exec exec) throws SQLException {
         Analysis analysisNow = analysisNow();
-        StatementRouter.Route prepared = analysisNow == analysis ? route : connection.router().route(sql, analysisNow);
+        StatementRouter.Route prepared = analysis.executedName() == null ? route
+                : connection.router().route(sql, analysisNow);
         StatementRouter.Route now = connection.router().routeNow(sql, analysisNow, prepared);
         return execute(now, sql, analysisNow, exec, new Forms(exec));
     }
