@@ -261,6 +261,13 @@ class MariaDbUnreadableTextTest {
             s.execute("PREPARE get FROM @sql");
             assertEquals(FencingSqlState.CANNOT_GUARD, refusal(none, "EXECUTE get").getSQLState());
             assertEquals(FencingSqlState.CANNOT_GUARD, refusal(none, "EXECUTE `GET`").getSQLState());
+            // a name deallocated since: the server's own error, as through the underlying driver
+            s.execute("DEALLOCATE PREPARE dyn");
+            SQLException unknown = refusal(none, "EXECUTE dyn");
+            assertEquals("HY000", unknown.getSQLState());
+            assertEquals(1243, unknown.getErrorCode());
+            assertEquals(FencingSqlState.CANNOT_GUARD, refusal(none, "EXECUTE dyn USING " + table + "_fn()")
+                    .getSQLState());
             // and so is one whose PREPARE failed (the server then holds none under it)
             s.execute("PREPARE get FROM 'SELECT balance FROM " + table + " WHERE id = ?'");
             refusal(none, "PREPARE get FROM 'SELECT nosuchcolumn FROM " + table + "'");

@@ -68,6 +68,14 @@ public final class Analysis {
         this.facts = b.facts;
     }
 
+    /**
+     * An analysis that stands for no statement, for a caller's own markers (compared by identity); refused like any
+     * statement the driver cannot guard, should it ever reach a route.
+     */
+    public static Analysis placeholder() {
+        return Analyses.unguardable("no statement", 1);
+    }
+
     /** A new analysis of {@code kind}, every other field named as it is set (one statement, nothing else known). */
     static Builder of(StatementKind kind) {
         return new Builder(kind);
@@ -362,14 +370,18 @@ public final class Analysis {
     }
 
     /**
-     * MariaDB/MySQL: for a text that is one {@code PREPARE name FROM '<literal>'}, the name (lower-case) under which
-     * {@link #preparedStatement()} is prepared once the text succeeds; otherwise null.
+     * MariaDB/MySQL: for a text that is one {@code PREPARE name FROM '<literal>'} or {@code DEALLOCATE PREPARE name},
+     * the name (lower-case) under which {@link #preparedStatement()} (or nothing) is once the text succeeds;
+     * otherwise null.
      */
     public String preparedName() {
         return preparedName;
     }
 
-    /** What the statement prepared under {@link #preparedName()} is, as if it were sent as a text; otherwise null. */
+    /**
+     * What the statement prepared under {@link #preparedName()} is, as if it were sent as a text; null when the text
+     * leaves nothing under the name ({@code DEALLOCATE PREPARE name}) or prepares nothing.
+     */
     public Analysis preparedStatement() {
         return prepared;
     }

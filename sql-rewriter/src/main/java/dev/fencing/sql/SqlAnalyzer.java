@@ -109,6 +109,16 @@ public final class SqlAnalyzer {
                 .executes(execute.executedName()).statementCount(1).build();
     }
 
+    /**
+     * MariaDB/MySQL: what {@code EXECUTE name} is when the connection saw {@code name} deallocated and nothing
+     * prepared under it since: the server holds no statement there and answers with its own error, so it runs no
+     * query; with a function call in its {@code USING} expressions it stays refused.
+     */
+    public static Analysis executingNothing(Analysis execute) {
+        return execute.calledFunctions().isEmpty()
+                ? Analyses.sessionSetting(1, false).toBuilder().executes(execute.executedName()).build() : execute;
+    }
+
     public Dialect dialect() {
         return dialect;
     }
@@ -355,7 +365,9 @@ public final class SqlAnalyzer {
         }
         String deallocated = MariaDbStatements.deallocated(part);
         if (deallocated != null) {
-            return Analyses.sessionSetting(1, false).toBuilder().forgetsPrepared(List.of(deallocated)).build();
+            // once it succeeded, the server holds nothing under the name (prepares(name, null))
+            return Analyses.sessionSetting(1, false).toBuilder().forgetsPrepared(List.of(deallocated))
+                    .prepares(deallocated.equals(MariaDbStatements.ALL_NAMES) ? null : deallocated, null).build();
         }
         String executed = MariaDbStatements.executed(part);
         if (executed != null) {

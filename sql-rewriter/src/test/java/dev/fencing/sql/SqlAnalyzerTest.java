@@ -718,7 +718,12 @@ class SqlAnalyzerTest {
             assertEquals(StatementKind.UNGUARDABLE, maria.analyze(sql).kind(), sql);
         }
         assertEquals(List.of("*"), maria.analyze("PREPARE `sé` FROM 'SELECT 1'").forgetsPrepared());
-        assertEquals(List.of("s"), maria.analyze("DEALLOCATE PREPARE S").forgetsPrepared());
+        Analysis deallocate = maria.analyze("DEALLOCATE PREPARE S");
+        assertEquals(List.of("s"), deallocate.forgetsPrepared());
+        assertEquals("s", deallocate.preparedName());
+        assertNull(deallocate.preparedStatement());
+        assertEquals(StatementKind.SESSION_SETTING, SqlAnalyzer.executingNothing(maria.analyze("EXECUTE s")).kind());
+        assertEquals(StatementKind.UNGUARDABLE, SqlAnalyzer.executingNothing(maria.analyze("EXECUTE s USING f()")).kind());
         assertEquals(List.of("s"), maria.analyze("DROP PREPARE `s`").forgetsPrepared());
         assertEquals(List.of("a", "b"), maria.analyze("PREPARE a FROM 'SELECT 1'; DEALLOCATE PREPARE b").forgetsPrepared());
         assertNull(maria.analyze("PREPARE a FROM 'SELECT 1'; SELECT 2").preparedName());

@@ -56,6 +56,8 @@ final class StatementRouter {
      * text that prepares or deallocates it is sent, whatever that text's outcome. A name not here cannot be executed.
      */
     private final Map<String, Analysis> preparedByName = new HashMap<>();
+    /** Stands in {@link #preparedByName} for a name the connection saw deallocated, and nothing prepared since. */
+    private static final Analysis DEALLOCATED = Analysis.placeholder();
 
     StatementRouter(Connection raw, Settings settings, SqlAnalyzer analyzer, RefusalPolicy refusals, Catalog catalog,
                     TokenResolver tokens, EpochGuard guard, String sessionTableName) {
@@ -86,6 +88,9 @@ final class StatementRouter {
         Analysis analysis = analyzer.analyze(sql);
         if (analysis.executedName() != null) {
             Analysis prepared = preparedByName.get(analysis.executedName());
+            if (prepared == DEALLOCATED) {
+                return SqlAnalyzer.executingNothing(analysis);
+            }
             return prepared == null ? analysis : SqlAnalyzer.executing(prepared, analysis);
         }
         if (analysis.kind() != StatementKind.UNGUARDABLE && !analysis.isOpaque() || sql.indexOf('{') < 0) {
@@ -118,13 +123,17 @@ final class StatementRouter {
         }
     }
 
-    /** After a text ran without error: remembers what a {@code PREPARE name FROM '...'} prepared under its name. */
+    /**
+     * After a text ran without error: remembers what a {@code PREPARE name FROM '...'} prepared under its name, or
+     * that a {@code DEALLOCATE PREPARE name} left nothing there.
+     */
     void afterSent(Analysis analysis) {
         if (analysis.preparedName() != null) {
             if (preparedByName.size() >= settings.cacheSize()) {
                 preparedByName.clear();
             }
-            preparedByName.put(analysis.preparedName(), analysis.preparedStatement());
+            preparedByName.put(analysis.preparedName(),
+                    analysis.preparedStatement() == null ? DEALLOCATED : analysis.preparedStatement());
         }
     }
 
