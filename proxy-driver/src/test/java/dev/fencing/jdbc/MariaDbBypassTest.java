@@ -52,6 +52,11 @@ class MariaDbBypassTest extends BypassTest {
 
     @Override
     Path adjust(Path path) {
+        if (path.name().equals("prepareCall {? = call f(?, ?)}")) {
+            // Both connectors run a function escape as a query of the function ({@code nativeSQL} gives
+            // "? = call f(?, ?)", a text the parser cannot read): guarded, and a stored function cannot commit.
+            return guarded(path.name(), path.attempt());
+        }
         if (CALL_PATHS.contains(path.name())) {
             // A MariaDB procedure may COMMIT inside.
             return cannotGuard(path.name(), path.attempt());
@@ -175,7 +180,7 @@ class MariaDbBypassTest extends BypassTest {
                         "UPDATE " + t + " a, " + t + " b SET b.balance = 0 WHERE a.id = b.id")),
                 guarded("multi-table DELETE", c -> c.createStatement().executeUpdate("DELETE a FROM " + t + " a JOIN "
                         + t + " b ON a.id = b.id WHERE a.id = 2")),
-                cannotGuard("multi-table DELETE ... USING", c -> c.createStatement().executeUpdate("DELETE FROM a USING "
+                guarded("multi-table DELETE ... USING (unreadable to the parser: issue 23)", c -> c.createStatement().executeUpdate("DELETE FROM a USING "
                         + t + " a JOIN " + t + " b ON a.id = b.id WHERE a.id = 2")),
                 guarded("DELETE ... RETURNING through executeQuery", c -> c.createStatement().executeQuery(
                         "DELETE FROM " + t + " WHERE id = 2 RETURNING id")),
@@ -202,7 +207,7 @@ class MariaDbBypassTest extends BypassTest {
                         + " INTO TABLE " + t)),
                 guarded("RENAME TABLE", c -> c.createStatement().execute("RENAME TABLE " + t + " TO " + t
                         + "_renamed")),
-                cannotGuard("CREATE TABLE ... SELECT without AS", c -> c.createStatement().execute("CREATE TABLE " + t
+                guarded("CREATE TABLE ... SELECT without AS (unreadable to the parser)", c -> c.createStatement().execute("CREATE TABLE " + t
                         + "_copy SELECT * FROM " + t)),
                 guarded("CREATE TRIGGER", c -> c.createStatement().execute("CREATE TRIGGER " + t + "_trg BEFORE"
                         + " INSERT ON " + t + " FOR EACH ROW SET NEW.balance = 0")),
@@ -221,11 +226,11 @@ class MariaDbBypassTest extends BypassTest {
                         "SELECT " + function + "('" + t + "', 1)")),
                 guarded("SELECT of a stored function that writes, qualified and quoted", c -> c.createStatement()
                         .executeQuery("SELECT `" + defaultSchema() + "`.`" + function + "`('" + t + "', 1)")),
-                cannotGuard("DO of a stored function that writes", c -> c.createStatement().execute(
+                guarded("DO of a stored function that writes", c -> c.createStatement().execute(
                         "DO " + function + "('" + t + "', 1)")),
                 guarded("SET @x to a stored function that writes", c -> c.createStatement().execute(
                         "SET @x = " + function + "('" + t + "', 1)")),
-                cannotGuard("ANALYZE UPDATE, which runs the UPDATE", c -> c.createStatement().execute("ANALYZE " + update)),
+                guarded("ANALYZE UPDATE, which runs the UPDATE (unreadable to the parser)", c -> c.createStatement().execute("ANALYZE " + update)),
                 guarded("a # comment hiding a quote", c -> c.createStatement().execute(
                         "SELECT 1 # it's\n; " + update + "; # '")),
                 guarded("a -- comment hiding a quote", c -> c.createStatement().execute(
@@ -267,12 +272,45 @@ class MariaDbBypassTest extends BypassTest {
                         .execute("SELECT " + function + "('" + t + "', 1);BEGIN")),
                 cannotGuard("COMMIT with a writing function in one text", c -> c.createStatement().execute(
                         "COMMIT; SELECT " + function + "('" + t + "', 1)")),
-                cannotGuard("EXECUTE IMMEDIATE", c -> c.createStatement().execute("EXECUTE IMMEDIATE '" + update
+                guarded("EXECUTE IMMEDIATE of a literal", c -> c.createStatement().execute("EXECUTE IMMEDIATE '" + update
                         + "'")),
-                cannotGuard("PREPARE ... FROM and EXECUTE", c -> {
+                guarded("PREPARE ... FROM a literal, then EXECUTE", c -> {
                     c.createStatement().execute("PREPARE w FROM '" + update + "'");
                     c.createStatement().execute("EXECUTE w");
                 }),
+                cannotGuard("a compound statement (BEGIN NOT ATOMIC)", c -> c.createStatement().execute(
+                        "BEGIN NOT ATOMIC " + update + "; END")),
+                cannotGuard("a compound statement that commits between its writes", c -> c.createStatement().execute(
+                        "BEGIN NOT ATOMIC " + update + "; COMMIT; " + update + "; END")),
+                cannotGuard("IF at top level", c -> c.createStatement().execute("IF 1 THEN " + update + "; END IF")),
+                cannotGuard("a compound statement, prepared", c -> c.prepareStatement("WHILE (SELECT COUNT(*) FROM "
+                        + t + ") > 100 DO " + update + "; END WHILE").execute()),
+                cannotGuard("a compound statement after a read in one text", c -> c.createStatement().execute(
+                        "SELECT 1; REPEAT " + update + "; UNTIL 1 END REPEAT")),
+                cannotGuard("XA START", c -> c.createStatement().execute("XA START 'bypass'")),
+                cannotGuard("EXECUTE IMMEDIATE of a variable", c -> {
+                    c.createStatement().execute("SET @bypass = '" + update + "'");
+                    c.createStatement().execute("EXECUTE IMMEDIATE @bypass");
+                }),
+                cannotGuard("EXECUTE of a name prepared from a variable", c -> {
+                    c.createStatement().execute("SET @bypass = 'SELECT 1'");
+                    c.createStatement().execute("PREPARE w FROM @bypass");
+                    c.createStatement().execute("EXECUTE w");
+                }),
+                cannotGuard("CREATE TABLE ... SELECT of a stored function that writes", c -> c.createStatement()
+                        .execute("CREATE TABLE " + t + "_copy SELECT " + function + "('" + t + "', 1) AS x")),
+                guarded("REPLACE ... RETURNING (unreadable to the parser)", c -> c.createStatement().execute(
+                        "REPLACE INTO " + t + " VALUES (1, 0) RETURNING id")),
+                guarded("UPDATE of a derived table and a table (unreadable to the parser)", c -> c.createStatement()
+                        .executeUpdate("UPDATE IGNORE (SELECT 1 AS x) d, " + t + " SET " + t + ".balance = 0")),
+                guarded("a syntax error (unreadable to the parser)", c -> c.createStatement().executeUpdate(
+                        "UPDATE " + t + " SET WHERE id = 1")),
+                guarded("EXECUTE IMMEDIATE of a stored function", c -> c.createStatement().execute(
+                        "EXECUTE IMMEDIATE 'SELECT " + function + "(''" + t + "'', 1)'")),
+                protectedPath("REPLACE ... RETURNING into the epoch table", c -> c.createStatement().execute(
+                        "REPLACE INTO fencing_epoch VALUES ('x', 99) RETURNING epoch")),
+                protectedPath("EXECUTE IMMEDIATE of a write to the epoch table", c -> c.createStatement().execute(
+                        "EXECUTE IMMEDIATE 'DELETE FROM fencing_epoch'")),
                 protectedPath("RENAME TABLE onto the epoch table", c -> c.createStatement().execute("RENAME TABLE " + t
                         + " TO fencing_epoch")),
                 protectedPath("RENAME TABLE of the epoch table", c -> c.createStatement().execute(

@@ -96,9 +96,12 @@ final class Analyses {
         return a.toBuilder().catalogFacts(calledFunctions, targetReferences, changesDataOnly).build();
     }
 
-    /** The same analysis, with the facts (a set of {@link Analysis.Fact} bits) the text's tokens gave; the classifier's own fact, running outside a transaction, is kept. */
+    /**
+     * The same analysis, with the facts (a set of {@link Analysis.Fact} bits) the text's tokens gave added to the
+     * classifier's own (running outside a transaction, a query after an implicit commit, a carried text's facts).
+     */
     static Analysis withFacts(Analysis a, int tokenFacts) {
-        int facts = tokenFacts | a.facts() & Analysis.Fact.RUNS_OUTSIDE_TRANSACTION.bit();
+        int facts = tokenFacts | a.facts();
         return facts == a.facts() ? a : a.toBuilder().facts(facts).build();
     }
 

@@ -26,13 +26,17 @@ public final class Analysis {
     private final boolean opaque;
     private final boolean preparesOnly;
     private final String createdTemporaryTable;
+    private final List<String> forgetsPrepared;
+    private final String preparedName;
+    private final Analysis prepared;
+    private final String executedName;
     /** What the tokens say besides the kind: a set of {@link Fact}s (see {@link StatementFacts}). */
     private final int facts;
 
     /** Facts the analyzer derives from a text's tokens, for the driver's refusals. */
     enum Fact {
         CHANGES_CLIENT_CHARSET, PREPARES_TRANSACTION, LOCKS_ROWS, NAMES_PROTECTED_TABLE, RUNS_OUTSIDE_TRANSACTION,
-        READS_RELATIONS, TAKES_TABLE_LOCKS;
+        READS_RELATIONS, TAKES_TABLE_LOCKS, QUERIES_AFTER_IMPLICIT_COMMIT;
 
         int bit() {
             return 1 << ordinal();
@@ -59,7 +63,19 @@ public final class Analysis {
         this.opaque = b.opaque;
         this.preparesOnly = b.preparesOnly;
         this.createdTemporaryTable = b.createdTemporaryTable;
+        this.forgetsPrepared = List.copyOf(b.forgetsPrepared);
+        this.preparedName = b.preparedName;
+        this.prepared = b.prepared;
+        this.executedName = b.executedName;
         this.facts = b.facts;
+    }
+
+    /**
+     * An analysis that stands for no statement, for a caller's own markers (compared by identity); refused like any
+     * statement the driver cannot guard, should it ever reach a route.
+     */
+    public static Analysis placeholder() {
+        return Analyses.unguardable("no statement", 1);
     }
 
     /** A new analysis of {@code kind}, every other field named as it is set (one statement, nothing else known). */
@@ -88,6 +104,10 @@ public final class Analysis {
         b.opaque = opaque;
         b.preparesOnly = preparesOnly;
         b.createdTemporaryTable = createdTemporaryTable;
+        b.forgetsPrepared = forgetsPrepared;
+        b.preparedName = preparedName;
+        b.prepared = prepared;
+        b.executedName = executedName;
         b.facts = facts;
         return b;
     }
@@ -113,6 +133,10 @@ public final class Analysis {
         private boolean opaque;
         private boolean preparesOnly;
         private String createdTemporaryTable;
+        private List<String> forgetsPrepared = List.of();
+        private String preparedName;
+        private Analysis prepared;
+        private String executedName;
         private int facts;
 
         private Builder(StatementKind kind) {
@@ -190,6 +214,22 @@ public final class Analysis {
 
         Builder createdTemporaryTable(String value) {
             createdTemporaryTable = value;
+            return this;
+        }
+
+        Builder forgetsPrepared(List<String> names) {
+            forgetsPrepared = names;
+            return this;
+        }
+
+        Builder prepares(String name, Analysis statement) {
+            preparedName = name;
+            prepared = statement;
+            return this;
+        }
+
+        Builder executes(String name) {
+            executedName = name;
             return this;
         }
 
@@ -337,6 +377,42 @@ public final class Analysis {
         return createdTemporaryTable;
     }
 
+    /**
+     * MariaDB/MySQL: the names of SQL-level prepared statements ({@code PREPARE name FROM ...}) whose meaning on the
+     * server this text replaces or ends ({@code PREPARE}, {@code DEALLOCATE PREPARE}, {@code DROP PREPARE}), lower-case;
+     * {@code "*"} stands for names the driver cannot read. The connection forgets what it knew of them before the
+     * text is sent, whatever its outcome.
+     */
+    public List<String> forgetsPrepared() {
+        return forgetsPrepared;
+    }
+
+    /**
+     * MariaDB/MySQL: for a text that is one {@code PREPARE name FROM '<literal>'} or {@code DEALLOCATE PREPARE name},
+     * the name (lower-case) under which {@link #preparedStatement()} (or nothing) is once the text succeeds;
+     * otherwise null.
+     */
+    public String preparedName() {
+        return preparedName;
+    }
+
+    /**
+     * What the statement prepared under {@link #preparedName()} is, as if it were sent as a text; null when the text
+     * leaves nothing under the name ({@code DEALLOCATE PREPARE name}) or prepares nothing.
+     */
+    public Analysis preparedStatement() {
+        return prepared;
+    }
+
+    /**
+     * MariaDB/MySQL: for {@code EXECUTE name [USING ...]}, the name (lower-case; {@code "*"} when it cannot be read);
+     * the connection decides what the text is from what it saw prepared under that name (this analysis alone refuses
+     * it, with its reason). Otherwise null.
+     */
+    public String executedName() {
+        return executedName;
+    }
+
     int facts() {
         return facts;
     }
@@ -407,6 +483,14 @@ public final class Analysis {
      */
     public boolean runsOutsideTransaction() {
         return has(Fact.RUNS_OUTSIDE_TRANSACTION);
+    }
+
+    /**
+     * MariaDB/MySQL: whether the statement commits on its own and only then runs a query ({@code CREATE TABLE ...
+     * SELECT}): what that query calls runs after the guard's lock was released with the commit.
+     */
+    public boolean queriesAfterImplicitCommit() {
+        return has(Fact.QUERIES_AFTER_IMPLICIT_COMMIT);
     }
 
     @Override

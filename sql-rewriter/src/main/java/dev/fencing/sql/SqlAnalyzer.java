@@ -97,6 +97,28 @@ public final class SqlAnalyzer {
         return charset != null && StatementFacts.isSafeCharset(charset);
     }
 
+    /**
+     * MariaDB/MySQL: what {@code EXECUTE name [USING ...]} is when the connection saw {@code name} prepared as
+     * {@code prepared}: that statement, with the functions the {@code EXECUTE} text itself calls (its {@code USING}
+     * expressions) added, never an exempt write, and still naming the executed statement.
+     */
+    public static Analysis executing(Analysis prepared, Analysis execute) {
+        Set<String> functions = new LinkedHashSet<>(prepared.calledFunctions());
+        functions.addAll(execute.calledFunctions());
+        return prepared.toBuilder().catalogFacts(new ArrayList<>(functions), List.of(), false)
+                .executes(execute.executedName()).statementCount(1).build();
+    }
+
+    /**
+     * MariaDB/MySQL: what {@code EXECUTE name} is when the connection saw {@code name} deallocated and nothing
+     * prepared under it since: the server holds no statement there and answers with its own error, so it runs no
+     * query; with a function call in its {@code USING} expressions it stays refused.
+     */
+    public static Analysis executingNothing(Analysis execute) {
+        return execute.calledFunctions().isEmpty()
+                ? Analyses.sessionSetting(1, false).toBuilder().executes(execute.executedName()).build() : execute;
+    }
+
     public Dialect dialect() {
         return dialect;
     }
@@ -173,11 +195,19 @@ public final class SqlAnalyzer {
         }
         List<Analysis> analyses = new ArrayList<>(parts.size());
         Set<String> functions = new LinkedHashSet<>();
+        Set<String> forgets = new LinkedHashSet<>();
         for (Part part : parts) {
-            analyses.add(analyzePart(part));
+            Analysis analysis = analyzePart(part);
+            analyses.add(analysis);
+            functions.addAll(analysis.calledFunctions());
             functions.addAll(CatalogFacts.calledFunctions(part, dialect));
+            forgets.addAll(analysis.forgetsPrepared());
         }
         Analysis combined = Analyses.combine(analyses);
+        if (!forgets.isEmpty()) {
+            // only a PREPARE that is a text of its own tells the connection what it prepared
+            combined = combined.toBuilder().forgetsPrepared(new ArrayList<>(forgets)).build();
+        }
         if (combined.kind() == StatementKind.TRANSACTION_CONTROL && !functions.isEmpty()) {
             // A query of the text may call a function that writes (the catalog decides later, for reads only):
             // found by the MariaDB fuzzer, SELECT writing_function(); BEGIN passed as transaction control.
@@ -190,7 +220,10 @@ public final class SqlAnalyzer {
     /** The names in one statement the driver asks the catalog about (SPEC C9). */
     private Analysis withCatalogFacts(Analysis analysis, Part part) {
         boolean dataOnly = analysis.kind() == StatementKind.MUTATION && CatalogFacts.changesDataOnly(part);
-        Analysis withFacts = Analyses.withCatalogFacts(analysis, CatalogFacts.calledFunctions(part, dialect),
+        // a carried text's own calls (MariaDB's EXECUTE IMMEDIATE '...') stay beside the outer text's
+        Set<String> functions = new LinkedHashSet<>(analysis.calledFunctions());
+        functions.addAll(CatalogFacts.calledFunctions(part, dialect));
+        Analysis withFacts = Analyses.withCatalogFacts(analysis, new ArrayList<>(functions),
                 dataOnly ? CatalogFacts.targetReferences(part, analysis.targetTables()) : List.of(), dataOnly);
         return dataOnly ? withFacts.toBuilder().castTypes(CatalogFacts.castTypes(part, dialect)).build() : withFacts;
     }
@@ -210,6 +243,12 @@ public final class SqlAnalyzer {
             return Analyses.unguardable("an event runs later in the server's event scheduler, in a session of its own"
                     + " that no token admits, so its writes would land after any hand-over: "
                     + Analyses.excerpt(part.text()), 1);
+        }
+        if (dialect == Dialect.MARIADB) {
+            Analysis read = mariaDbPart(part);
+            if (read != null) {
+                return read;
+            }
         }
         Analysis analysis = classifyPart(part);
         if (analysis.kind() == StatementKind.MUTATION
@@ -259,7 +298,7 @@ public final class SqlAnalyzer {
             }
         }
         if (dialect == Dialect.MARIADB && analysis.kind() == StatementKind.MUTATION
-                && (first.equals("CALL") || first.equals("EXECUTE") || first.equals("EXEC") || analysis.isCallEscape())) {
+                && (first.equals("CALL") || first.equals("EXEC") || analysis.isCallEscape())) {
             // A MariaDB procedure may COMMIT inside (no server setting forbids it), ending the transaction that
             // holds the guard's lock before the rest of the procedure writes.
             return Analyses.unguardable("a MariaDB procedure may COMMIT inside, ending the transaction that holds the"
@@ -276,7 +315,123 @@ public final class SqlAnalyzer {
                 || analysis.kind() == StatementKind.READ_ONLY)) {
             analysis = Analyses.endingTransaction(analysis);
         }
+        if (dialect == Dialect.MARIADB && analysis.kind() == StatementKind.MUTATION && queriesAfterCommit(part)) {
+            analysis = analysis.toBuilder().facts(analysis.facts() | Analysis.Fact.QUERIES_AFTER_IMPLICIT_COMMIT.bit())
+                    .build();
+        }
         return analysis;
+    }
+
+    /**
+     * MariaDB's {@code CREATE [OR REPLACE] TABLE ... SELECT} (not {@code TEMPORARY}): the server commits before it,
+     * releasing the guard's lock, and only then runs its query, with whatever functions the query calls (measured on
+     * 10.11: a stored function sleeping 3 s in {@code CREATE TABLE x SELECT f()} wrote after another session's
+     * advance of the mark had committed).
+     */
+    private static boolean queriesAfterCommit(Part part) {
+        List<Token> tokens = part.tokens();
+        if (!KeywordClassifier.word(tokens, 0).equals("CREATE") || KeywordClassifier.containsWord(tokens, "TEMPORARY")
+                || !KeywordClassifier.containsWord(tokens, "SELECT")) {
+            return false;
+        }
+        for (int i = 1; i < Math.min(tokens.size(), 5); i++) {
+            if (tokens.get(i).is("TABLE")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * MariaDB/MySQL statements the driver reads from their tokens alone ({@link MariaDbStatements}), or {@code null}:
+     * compound statements and statements whose work leaves the guard's transaction are refused; SQL-level prepared
+     * statements are what their text is, where the driver can read it.
+     */
+    private Analysis mariaDbPart(Part part) {
+        if (MariaDbStatements.startsCompound(part)) {
+            return Analyses.unguardable(MariaDbStatements.COMPOUND_REASON + Analyses.excerpt(part.text()), 1);
+        }
+        String escapes = MariaDbStatements.escapesTheGuard(part);
+        if (escapes != null) {
+            return Analyses.unguardable(escapes + ": " + Analyses.excerpt(part.text()), 1);
+        }
+        Analysis readOnly = MariaDbStatements.readOnlyForm(part);
+        if (readOnly != null) {
+            return readOnly;
+        }
+        MariaDbStatements.Prepare prepare = MariaDbStatements.prepare(part);
+        if (prepare != null) {
+            return prepared(prepare);
+        }
+        String deallocated = MariaDbStatements.deallocated(part);
+        if (deallocated != null) {
+            // once it succeeded, the server holds nothing under the name (prepares(name, null))
+            return Analyses.sessionSetting(1, false).toBuilder().forgetsPrepared(List.of(deallocated))
+                    .prepares(deallocated.equals(MariaDbStatements.ALL_NAMES) ? null : deallocated, null).build();
+        }
+        String executed = MariaDbStatements.executed(part);
+        if (executed != null) {
+            // The connection knows what it saw prepared under the name; this analysis alone refuses it.
+            return Analyses.unguardable("EXECUTE of a statement this connection did not see prepared from a string"
+                    + " literal (PREPARE ... FROM @variable or an expression, a name prepared elsewhere), so the driver"
+                    + " cannot tell what it runs: " + Analyses.excerpt(part.text()), 1).toBuilder().executes(executed)
+                    .build();
+        }
+        String immediate = MariaDbStatements.executedImmediately(part);
+        if (immediate != null) {
+            Analysis inner = immediate.isEmpty() ? Analyses.unguardable("EXECUTE IMMEDIATE of a text that is not one"
+                    + " plain string literal (a variable, an expression, a literal with a backslash), which the driver"
+                    + " cannot read: " + Analyses.excerpt(part.text()), 1) : innerStatement(immediate);
+            return runnable(inner) ? inner : Analyses.unguardable("EXECUTE IMMEDIATE of a statement that is not a"
+                    + " query, a mutation or a session setting: " + Analyses.excerpt(part.text()), 1);
+        }
+        return null;
+    }
+
+    /**
+     * {@code PREPARE name FROM ...}: it runs nothing, so it is what PostgreSQL's {@code PREPARE name AS ...} is (a
+     * write needs a token that is not stale, and takes no lock), and it tells the connection what {@code EXECUTE
+     * name} will run. A source that is not one plain literal (a variable, an expression, which may call a function)
+     * is evaluated as a read, and the name is then one the driver cannot execute.
+     */
+    private Analysis prepared(MariaDbStatements.Prepare prepare) {
+        List<String> forgets = List.of(prepare.name() == null ? MariaDbStatements.ALL_NAMES : prepare.name());
+        if (prepare.literal() == null || prepare.name() == null) {
+            return Analyses.readOnly(1, false).toBuilder().forgetsPrepared(forgets).build();
+        }
+        Analysis inner = innerStatement(prepare.literal());
+        Analysis outer;
+        if (inner.kind() == StatementKind.MUTATION) {
+            outer = Analyses.preparesOnly(inner.targetTables());
+        } else if (inner.kind() == StatementKind.READ_ONLY || inner.kind() == StatementKind.SESSION_SETTING) {
+            outer = Analyses.sessionSetting(1, false);
+        } else {
+            return Analyses.unguardable(inner.kind() == StatementKind.UNGUARDABLE ? inner.reason()
+                    : "PREPARE of a statement that is not a query, a mutation or a session setting", 1).toBuilder()
+                    .forgetsPrepared(forgets).build();
+        }
+        return outer.toBuilder().forgetsPrepared(forgets).prepares(prepare.name(), inner).build();
+    }
+
+    /** Whether an analysis of a carried text can be run by {@code EXECUTE}: no transaction control, no fencing setting. */
+    private static boolean runnable(Analysis inner) {
+        return inner.kind() != StatementKind.TRANSACTION_CONTROL && inner.kind() != StatementKind.FENCING_SETTING;
+    }
+
+    /**
+     * The analysis of a statement carried as text by a MariaDB {@code PREPARE} or {@code EXECUTE IMMEDIATE}, as if it
+     * were a text of its own (its functions, facts and tables), or a refusal when it is not one statement the lexer
+     * reads with certainty.
+     */
+    private Analysis innerStatement(String text) {
+        List<Part> parts = SqlLexer.split(text, dialect);
+        boolean clear = SqlLexer.isClear(text, dialect);
+        if (parts.size() != 1 || !clear || SqlLexer.hasExecutableComment(text, dialect)) {
+            return Analyses.unguardable("a prepared text that is not one statement the driver reads with certainty: "
+                    + Analyses.excerpt(text), 1);
+        }
+        Part part = parts.get(0);
+        return Analyses.withFacts(withCatalogFacts(analyzePart(part), part), facts(text, parts, true));
     }
 
     /** H2 {@code SET} commands that change only this session; any other H2 {@code SET} changes the database. */
@@ -344,15 +499,13 @@ public final class SqlAnalyzer {
     }
 
     /**
-     * A statement the parser cannot read. On PostgreSQL and H2 a write of tables that cannot be named, run after the
-     * locking read. On MariaDB and MySQL it is refused: there nothing stops a procedure, a prepared statement or a
-     * {@code DO} from committing on its own, which would drop the lock taken before it.
+     * A statement the parser cannot read: a write of tables that cannot be named, run after the locking read. On
+     * MariaDB and MySQL what could leave the guard's transaction was refused before the parser was asked (compound
+     * statements, calls, {@code EXECUTE} of what the connection did not see prepared, XA, {@code BINLOG}, starting
+     * replication, events: {@link MariaDbStatements}); a statement that commits on its own runs alone, like DDL.
      */
     private Analysis unreadable(Part part) {
-        return dialect == Dialect.MARIADB
-                ? Analyses.unguardable("MariaDB/MySQL SQL the driver cannot read (it might commit on its own and drop"
-                + " the guard's lock): " + Analyses.excerpt(part.text()), 1)
-                : Analyses.opaque(1);
+        return Analyses.opaque(1);
     }
 
     /**
@@ -397,6 +550,10 @@ public final class SqlAnalyzer {
                         1);
             }
             Analysis analysis = analyzePart(parts.get(0));
+            if (!analysis.forgetsPrepared().isEmpty() || analysis.executedName() != null) {
+                return Analyses.unguardable(inner.carrier() + " of a PREPARE, EXECUTE or DEALLOCATE: "
+                        + Analyses.excerpt(text), 1);
+            }
             opaque |= analysis.isOpaque();
             switch (analysis.kind()) {
                 case MUTATION:

@@ -573,8 +573,8 @@ class SqlAnalyzerTest {
         assertEquals(List.of("acct"), load.targetTables());
         assertEquals(List.of("fencing_epoch"),
                 mariadb.analyze("LOAD XML INFILE 'f' INTO TABLE fencing_epoch").targetTables());
-        // unreadable on MariaDB: refused, since it might commit on its own
-        assertEquals(StatementKind.UNGUARDABLE, mariadb.analyze("LOAD DATA INFILE 'f'").kind());
+        // unreadable: a write whose tables cannot be named (issue 23), as on PostgreSQL and H2
+        assertTrue(mariadb.analyze("LOAD DATA INFILE 'f'").isOpaque());
         assertEquals(StatementKind.READ_ONLY, mariadb.analyze("HANDLER acct OPEN").kind());
         assertEquals(StatementKind.READ_ONLY, mariadb.analyze("HANDLER acct READ `PRIMARY` FIRST").kind());
     }
@@ -649,7 +649,119 @@ class SqlAnalyzerTest {
             assertEquals(StatementKind.MUTATION, drop.kind(), sql);
             assertTrue(drop.mayEndTransaction(), sql);
         }
-        assertEquals(StatementKind.UNGUARDABLE, mariadb.analyze("DROP EVENT e, f").kind());
+        Analysis unreadable = mariadb.analyze("DROP EVENT e, f");
+        assertTrue(unreadable.isOpaque() && unreadable.mayEndTransaction());
+    }
+
+    @Test
+    void mariadbCompoundStatementsAreRefusedWhereverTheyStart_C10() {
+        for (String sql : List.of("BEGIN NOT ATOMIC INSERT INTO t VALUES (1); END", "BEGIN NOT ATOMIC END",
+                "begin not atomic call p(); end", "IF 1 THEN INSERT INTO t VALUES (3); END IF",
+                "CASE WHEN 1 THEN COMMIT; END CASE", "LOOP INSERT INTO t VALUES (6); END LOOP",
+                "WHILE 0 DO SELECT 1; END WHILE", "REPEAT SELECT 1; UNTIL 1 END REPEAT",
+                "FOR i IN 1..1 DO INSERT INTO t VALUES (9); END FOR", "l1: BEGIN NOT ATOMIC SELECT 1; END l1",
+                "<<l>> LOOP NULL; END LOOP", "BEGIN INSERT INTO t VALUES (1); END",
+                "DECLARE x INT := 1; BEGIN INSERT INTO t VALUES (3); END", "SELECT 1; IF 1 THEN SELECT 2; END IF",
+                "/* c */ IF 1 THEN SET autocommit = 1; UPDATE t SET a = 2; END IF")) {
+            Analysis analysis = maria.analyze(sql);
+            assertEquals(StatementKind.UNGUARDABLE, analysis.kind(), sql);
+            assertTrue(analysis.reason().startsWith("a compound statement"), sql);
+        }
+        assertEquals(TransactionControl.BEGIN, maria.analyze("BEGIN").transactionControl());
+        assertEquals(TransactionControl.BEGIN, maria.analyze("BEGIN WORK").transactionControl());
+        assertEquals(StatementKind.MUTATION, maria.analyze("INSERT INTO t (`if`, `case`) VALUES (1, 2)").kind());
+    }
+
+    @Test
+    void mariadbTextsTheParserCannotReadAreWritesWhoseTablesCannotBeNamed_C5() {
+        for (String sql : List.of("REPLACE INTO t VALUES (1) RETURNING a", "DELETE t2.*, t3.* FROM t1, t2, t3",
+                "CREATE ALGORITHM=MERGE VIEW v AS SELECT * FROM t WITH CHECK OPTION", "UPDATE t SET WHERE id = 1")) {
+            Analysis analysis = maria.analyze(sql);
+            assertEquals(StatementKind.MUTATION, analysis.kind(), sql);
+            assertTrue(analysis.isOpaque(), sql);
+        }
+        Analysis createSelect = maria.analyze("CREATE TABLE t2 SELECT f(a) FROM t");
+        assertTrue(createSelect.isOpaque() && createSelect.mayEndTransaction() && createSelect.queriesAfterImplicitCommit());
+        assertEquals(List.of("f"), createSelect.calledFunctions());
+        assertTrue(maria.analyze("CREATE TABLE t2 AS SELECT * FROM t").queriesAfterImplicitCommit());
+        assertFalse(maria.analyze("CREATE TEMPORARY TABLE t2 SELECT f(a) FROM t").queriesAfterImplicitCommit());
+        assertFalse(maria.analyze("CREATE VIEW v AS SELECT f(a) FROM t").queriesAfterImplicitCommit());
+        assertEquals(List.of("fencing_epoch"), maria.analyze("REPLACE INTO fencing_epoch VALUES ('r', 9) RETURNING epoch")
+                .targetTables());
+        // statements whose work leaves the guard's transaction: refused whatever the token
+        for (String sql : List.of("XA START 'x'", "xa end 'x'", "XA PREPARE 'x'", "XA COMMIT 'x' ONE PHASE",
+                "BINLOG 'AAAA'", "START SLAVE", "START REPLICA", "START ALL SLAVES")) {
+            assertEquals(StatementKind.UNGUARDABLE, maria.analyze(sql).kind(), sql);
+        }
+        assertEquals(StatementKind.READ_ONLY, maria.analyze("XA RECOVER").kind());
+        Analysis doCall = maria.analyze("DO f(1), SLEEP(0)");
+        assertEquals(StatementKind.READ_ONLY, doCall.kind());
+        assertEquals(List.of("f", "SLEEP"), doCall.calledFunctions());
+        assertFalse(doCall.mayEndTransaction());
+        assertEquals(StatementKind.SESSION_SETTING, maria.analyze("GET DIAGNOSTICS @n = NUMBER").kind());
+    }
+
+    @Test
+    void mariadbPrepareFromALiteralIsWhatItPreparesAndExecuteIsDecidedByTheConnection_C5() {
+        Analysis prepare = maria.analyze("PREPARE `Bump` FROM 'UPDATE acct SET v = ''x'' WHERE id = ?'");
+        assertEquals(StatementKind.MUTATION, prepare.kind());
+        assertTrue(prepare.preparesOnly());
+        assertEquals(List.of("acct"), prepare.targetTables());
+        assertEquals("bump", prepare.preparedName());
+        assertEquals(List.of("bump"), prepare.forgetsPrepared());
+        assertEquals(StatementKind.MUTATION, prepare.preparedStatement().kind());
+        assertEquals(List.of("acct"), prepare.preparedStatement().targetTables());
+        assertFalse(prepare.preparedStatement().preparesOnly());
+
+        Analysis read = maria.analyze("PREPARE g FROM 'SELECT f(v) FROM acct'");
+        assertEquals(StatementKind.SESSION_SETTING, read.kind());
+        assertEquals(List.of("f"), read.preparedStatement().calledFunctions());
+        Analysis ddl = maria.analyze("PREPARE d FROM 'CREATE TABLE x (a INT)'");
+        assertTrue(ddl.preparedStatement().mayEndTransaction());
+
+        for (String sql : List.of("PREPARE s FROM @sql", "PREPARE s FROM CONCAT('SELECT ', f())",
+                "PREPARE s FROM 'UPDATE t SET a = ''\\'''", "PREPARE s FROM _latin1'SELECT 1'", "PREPARE s FROM ?")) {
+            Analysis unknown = maria.analyze(sql);
+            assertNull(unknown.preparedName(), sql);
+            assertEquals(List.of("s"), unknown.forgetsPrepared(), sql);
+        }
+        assertTrue(maria.analyze("PREPARE s FROM CONCAT('SELECT ', f())").calledFunctions().contains("f"));
+        for (String sql : List.of("PREPARE s FROM 'CALL p()'", "PREPARE s FROM 'COMMIT'",
+                "PREPARE s FROM 'BEGIN NOT ATOMIC COMMIT; END'", "PREPARE s FROM 'SELECT 1; SELECT 2'",
+                "PREPARE s FROM 'XA START ''x'''", "PREPARE s FROM 'SET SESSION TRANSACTION READ WRITE'",
+                "PREPARE s FROM 'EXECUTE t'", "SET STATEMENT max_statement_time = 1 FOR PREPARE s FROM 'SELECT 1'")) {
+            assertEquals(StatementKind.UNGUARDABLE, maria.analyze(sql).kind(), sql);
+        }
+        assertEquals(List.of("*"), maria.analyze("PREPARE `sé` FROM 'SELECT 1'").forgetsPrepared());
+        Analysis deallocate = maria.analyze("DEALLOCATE PREPARE S");
+        assertEquals(List.of("s"), deallocate.forgetsPrepared());
+        assertEquals("s", deallocate.preparedName());
+        assertNull(deallocate.preparedStatement());
+        assertEquals(StatementKind.SESSION_SETTING, SqlAnalyzer.executingNothing(maria.analyze("EXECUTE s")).kind());
+        assertEquals(StatementKind.UNGUARDABLE, SqlAnalyzer.executingNothing(maria.analyze("EXECUTE s USING f()")).kind());
+        assertEquals(List.of("s"), maria.analyze("DROP PREPARE `s`").forgetsPrepared());
+        assertEquals(List.of("a", "b"), maria.analyze("PREPARE a FROM 'SELECT 1'; DEALLOCATE PREPARE b").forgetsPrepared());
+        assertNull(maria.analyze("PREPARE a FROM 'SELECT 1'; SELECT 2").preparedName());
+
+        Analysis execute = maria.analyze("EXECUTE Bump USING f(1)");
+        assertEquals(StatementKind.UNGUARDABLE, execute.kind());
+        assertEquals("bump", execute.executedName());
+        Analysis executing = SqlAnalyzer.executing(prepare.preparedStatement(), execute);
+        assertEquals(StatementKind.MUTATION, executing.kind());
+        assertEquals(List.of("acct"), executing.targetTables());
+        assertEquals(List.of("f"), executing.calledFunctions());
+        assertFalse(executing.changesDataOnly());
+        assertEquals("*", maria.analyze("EXECUTE `sé`").executedName());
+
+        Analysis immediate = maria.analyze("EXECUTE IMMEDIATE 'DELETE FROM acct WHERE v = f(?)' USING 1");
+        assertEquals(StatementKind.MUTATION, immediate.kind());
+        assertEquals(List.of("acct"), immediate.targetTables());
+        assertEquals(List.of("f"), immediate.calledFunctions());
+        assertEquals(List.of("fencing_epoch"), maria.analyze("EXECUTE IMMEDIATE 'DELETE FROM fencing_epoch'").targetTables());
+        for (String sql : List.of("EXECUTE IMMEDIATE @sql", "EXECUTE IMMEDIATE CONCAT('DELETE', ' FROM acct')",
+                "EXECUTE IMMEDIATE 'CALL p()'", "EXECUTE IMMEDIATE 'COMMIT'", "EXECUTE IMMEDIATE ?")) {
+            assertEquals(StatementKind.UNGUARDABLE, maria.analyze(sql).kind(), sql);
+        }
     }
 
     @Test

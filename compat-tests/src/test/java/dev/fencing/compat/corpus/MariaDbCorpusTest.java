@@ -34,7 +34,7 @@ class MariaDbCorpusTest extends CorpusTest {
 
     @Override
     double minimumPercent() {
-        return 73.5;
+        return 90.5;
     }
 
     @Override

@@ -58,7 +58,9 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
         super(connection);
         this.sql = sql;
         this.analysis = analysis;
-        this.route = connection.router().route(sql, analysis);
+        // MariaDB's EXECUTE name is decided each time it runs (analysisNow), never by what the name meant here
+        this.route = analysis.executedName() != null ? StatementRouter.Route.GUARD
+                : connection.router().route(sql, analysis);
         this.preparer = preparer;
         this.prefixable = connection.execution().prefixable(analysis, keysRequested) && formsAllowed;
         // A SET fencing.* is never sent; a plain statement stands in to answer warnings, options and close.
@@ -95,8 +97,19 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
      * after prepare), run by the connection's {@link FencedExecution} with this statement's {@link Send}.
      */
     private Object run(Exec exec) throws SQLException {
-        StatementRouter.Route now = connection.router().routeNow(sql, analysis, route);
-        return execute(now, sql, analysis, exec, new Forms(exec));
+        Analysis analysisNow = analysisNow();
+        StatementRouter.Route prepared = analysis.executedName() == null ? route
+                : connection.router().route(sql, analysisNow);
+        StatementRouter.Route now = connection.router().routeNow(sql, analysisNow, prepared);
+        return execute(now, sql, analysisNow, exec, new Forms(exec));
+    }
+
+    /**
+     * The statement's analysis right before it is sent: MariaDB's {@code EXECUTE name} is what the connection saw
+     * prepared under the name last, which may have changed since this statement was prepared.
+     */
+    private Analysis analysisNow() throws SQLException {
+        return analysis.executedName() == null ? analysis : connection.router().analyze(sql);
     }
 
     /** This statement's way of sending itself: the untouched form, or the prefixed one with the guard bound ahead. */
@@ -164,11 +177,13 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
 
     @Override
     public void addBatch() throws SQLException {
-        StatementRouter.Route inBatch = connection.router().routeInBatch(sql, analysis);
+        Analysis analysisNow = analysisNow();
+        StatementRouter.Route inBatch = connection.router().routeInBatch(sql, analysisNow);
+        connection.router().beforeSending(analysisNow);
         PreparedStatement untouched = form(Form.UNTOUCHED);
         bindings.applyTo(untouched, index -> index);
         untouched.addBatch();
-        batch.add(sql, analysis, inBatch);
+        batch.add(sql, analysisNow, inBatch);
     }
 
     @Override

@@ -39,6 +39,7 @@ final class FencedStatement extends FencedStatementBase {
     public void addBatch(String sql) throws SQLException {
         Analysis analysis = connection.router().analyze(sql);
         StatementRouter.Route route = connection.router().routeInBatch(sql, analysis);
+        connection.router().beforeSending(analysis);
         delegate.addBatch(sql);
         batch.add(sql, analysis, route);
     }

@@ -32,7 +32,9 @@ abstract class FencedStatementBase extends PassThroughStatement {
     final Object execute(StatementRouter.Route route, String sql, Analysis analysis, Exec exec,
                          FencedExecution.Send send) throws SQLException {
         resultFromDatabase();
+        connection.router().beforeSending(analysis);
         Object result = connection.execution().run(route, sql, analysis, exec, send);
+        connection.router().afterSent(analysis);
         if (route == StatementRouter.Route.SETTING) {
             localCount = 0;
         }

@@ -50,6 +50,14 @@ final class StatementRouter {
     private final boolean sessionGuard;
     /** Whether the underlying driver puts parameter values into the SQL text itself (see {@link #analyzePrepared}). */
     private final boolean clientInterpolates;
+    /**
+     * MariaDB/MySQL: what this connection saw prepared by SQL under each statement name ({@code PREPARE name FROM
+     * '...'} that succeeded), so that {@code EXECUTE name} is guarded as what it runs; a name is forgotten before any
+     * text that prepares or deallocates it is sent, whatever that text's outcome. A name not here cannot be executed.
+     */
+    private final Map<String, Analysis> preparedByName = new HashMap<>();
+    /** Stands in {@link #preparedByName} for a name the connection saw deallocated, and nothing prepared since. */
+    private static final Analysis DEALLOCATED = Analysis.placeholder();
 
     StatementRouter(Connection raw, Settings settings, SqlAnalyzer analyzer, RefusalPolicy refusals, Catalog catalog,
                     TokenResolver tokens, EpochGuard guard, String sessionTableName) {
@@ -78,6 +86,13 @@ final class StatementRouter {
      */
     Analysis analyze(String sql) throws SQLException {
         Analysis analysis = analyzer.analyze(sql);
+        if (analysis.executedName() != null) {
+            Analysis prepared = preparedByName.get(analysis.executedName());
+            if (prepared == DEALLOCATED) {
+                return SqlAnalyzer.executingNothing(analysis);
+            }
+            return prepared == null ? analysis : SqlAnalyzer.executing(prepared, analysis);
+        }
         if (analysis.kind() != StatementKind.UNGUARDABLE && !analysis.isOpaque() || sql.indexOf('{') < 0) {
             return analysis;
         }
@@ -91,6 +106,35 @@ final class StatementRouter {
             escaped.put(sql, resolved);
         }
         return resolved;
+    }
+
+    /**
+     * Before a text is sent (or queued in a batch): forgets what the connection knew of the SQL-level prepared
+     * statements it prepares again or deallocates, whatever comes of it (a failed {@code PREPARE} leaves no statement
+     * under its name on MariaDB).
+     */
+    void beforeSending(Analysis analysis) {
+        for (String name : analysis.forgetsPrepared()) {
+            if (name.equals("*")) {
+                preparedByName.clear();
+            } else {
+                preparedByName.remove(name);
+            }
+        }
+    }
+
+    /**
+     * After a text ran without error: remembers what a {@code PREPARE name FROM '...'} prepared under its name, or
+     * that a {@code DEALLOCATE PREPARE name} left nothing there.
+     */
+    void afterSent(Analysis analysis) {
+        if (analysis.preparedName() != null) {
+            if (preparedByName.size() >= settings.cacheSize()) {
+                preparedByName.clear();
+            }
+            preparedByName.put(analysis.preparedName(),
+                    analysis.preparedStatement() == null ? DEALLOCATED : analysis.preparedStatement());
+        }
     }
 
     /**
@@ -181,6 +225,14 @@ final class StatementRouter {
                 }
                 if (commitsBetween(analysis.statementCount(), analysis.mayEndTransaction())) {
                     refusals.refuse(Refusals.textMayEndTransaction(), sql);
+                    return Route.PASS;
+                }
+                if (analysis.queriesAfterImplicitCommit() && catalog.callsWritingFunction(analysis)) {
+                    // CREATE TABLE ... SELECT f(): the server commits (releasing the guard's lock) before the query,
+                    // so f would write after a hand-over that came meanwhile (measured on MariaDB 10.11).
+                    refusals.refuse(Refusals.cannotGuard("the statement commits on its own before its query runs, so"
+                            + " a function it calls would write after the guard's lock was released: create the table"
+                            + " first, then INSERT ... SELECT"), sql);
                     return Route.PASS;
                 }
                 return Route.GUARD;
