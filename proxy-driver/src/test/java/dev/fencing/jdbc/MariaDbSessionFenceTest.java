@@ -524,7 +524,7 @@ class MariaDbSessionFenceTest {
     void xaTransactionsAreRefusedOnARegisteredSession_C10() throws Exception {
         try (Connection c = fenced(5); Statement s = c.createStatement()) {
             assertEquals(1, w(c, 2, 2)); // registered
-            for (String xa : new String[] {"XA START 'fz'", "XA BEGIN 'fz'", "XA RECOVER"}) {
+            for (String xa : new String[] {"XA START 'fz'", "XA BEGIN 'fz'", "XA END 'fz'", "XA PREPARE 'fz'"}) {
                 SQLException refused = assertThrows(SQLException.class, () -> s.execute(xa));
                 assertEquals(FencingSqlState.CANNOT_GUARD, refused.getSQLState(), xa); // the fence's, not the server's
             }
