@@ -23,12 +23,19 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * {@code fencing exec}: acquires a lease, runs a command with the token and resource in its environment (in a
  * session of its own, see {@link Child}), renews the lease while the command runs, and stops the command's whole
- * process group (SIGTERM, then SIGKILL after a grace period) as soon as a renewal finds the lease lost, or
- * renewals have failed for a whole time to live, and when the command ends (what it left running).
+ * process group (SIGTERM, then SIGKILL after a grace period) as soon as a renewal finds the lease lost, or no
+ * renewal succeeded in time to stop the command before the lease ends (each renewal is bounded by that time), and
+ * when the command ends (what it left running).
  */
 @Command(name = "exec", mixinStandardHelpOptions = true,
         description = "Run COMMAND under a lease: acquire, start it with $"
@@ -37,6 +44,10 @@ import java.util.concurrent.Callable;
         + " when the lease is lost, release on exit. Exits with COMMAND's exit code.")
 final class ExecCommand implements Callable<Integer> {
     private static final Duration MAX_RENEW_EVERY = Duration.ofSeconds(1);
+    /** What a stop may take after the grace period: SIGKILL, and the processes gone. */
+    private static final Duration KILL_TIME = Duration.ofSeconds(1);
+    /** The shortest wait between two renewals near the time the command must be stopping. */
+    private static final Duration MIN_RETRY = Duration.ofMillis(50);
     private static final int MAX_HOLDER = 200;
     private static final SecureRandom RUN_IDS = new SecureRandom();
     private static final String PGOPTIONS = "PGOPTIONS";
@@ -87,7 +98,14 @@ final class ExecCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         String runHolder = runHolder(holder != null ? holder : defaultHolder());
         try (TokenIssuer issuer = db.issuer()) {
-            Lease lease = issuer.acquire(resource, runHolder, ttl, new AcquireOptions(wait, revoke, false));
+            long asked = System.nanoTime();
+            Lease acquired = issuer.acquire(resource, runHolder, ttl, new AcquireOptions(wait, revoke, false));
+            if (!wait.isZero()) {
+                // the acquisition may have waited: the lease's time is counted from a renewal now, not from the ask
+                asked = System.nanoTime();
+                acquired = renewBeforeStart(issuer, acquired);
+            }
+            Lease lease = acquired;
             err.println("fencing: '" + runHolder + "' holds '" + resource + "' with token " + lease.token());
             Child child;
             try {
@@ -104,39 +122,114 @@ final class ExecCommand implements Callable<Integer> {
             }, "fencing-exec-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             try {
-                return supervise(issuer, lease, child, every, err);
+                return supervise(issuer, lease, asked, child, every, err);
             } finally {
                 removeHook(hook);
             }
         }
     }
 
-    /** Renews until the command ends; stops it when the lease is lost. Returns the exit code of {@code exec}. */
-    private int supervise(TokenIssuer issuer, Lease granted, Child child, Duration every, PrintWriter err) {
+    /**
+     * Renews until the command ends; stops it when the lease is lost, or when it could not be renewed in time to stop
+     * the command before the lease ends. Returns the exit code of {@code exec}.
+     *
+     * <p>The lease ends no earlier than {@code ttl} after the start of the renewal that last succeeded (the database
+     * counts its expiry from when it ran the renewal, which is later), so that start, on this process's monotonic
+     * clock, is when the lease's time is counted from. The command must be stopping by {@link #stopAllowance} before
+     * the end: each renewal runs on a thread of its own and is waited for only until then, and its waits for the
+     * database are bounded by the same time ({@link TokenIssuer#renew(Lease, Duration, Duration)}); a renewal that
+     * fails sooner is tried again until then.
+     */
+    private int supervise(TokenIssuer issuer, Lease granted, long grantedAt, Child child, Duration every,
+                          PrintWriter err) {
         Lease lease = granted;
-        long lastRenewed = System.nanoTime();
-        while (!child.waitFor(every)) {
-            long attempt = System.nanoTime();
-            try {
-                lease = issuer.renew(lease, ttl);
-                lastRenewed = attempt;
-            } catch (LeaseLostException lost) {
-                child.stop();
-                err.println(lost.getMessage() + "; stopped " + command.get(0));
-                return Exit.LOST;
-            } catch (SQLException failure) {
-                if (attempt - lastRenewed >= ttl.toNanos()) {
+        long allowance = stopAllowance(ttl, grace).toNanos();
+        long stopBy = grantedAt + ttl.toNanos() - allowance;
+        ExecutorService renewals = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "fencing-exec-renewal");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            while (!child.waitFor(untilNextRenewal(every, stopBy - System.nanoTime()))) {
+                long attempt = System.nanoTime();
+                long left = stopBy - attempt;
+                if (left <= 0) {
+                    return stopInTime(child, lease, null, err);
+                }
+                Lease current = lease;
+                Future<Lease> renewal = renewals.submit(() -> issuer.renew(current, ttl, Duration.ofNanos(left)));
+                try {
+                    lease = renewal.get(left, TimeUnit.NANOSECONDS);
+                    stopBy = attempt + ttl.toNanos() - allowance;
+                } catch (TimeoutException tooLate) {
+                    renewal.cancel(true);
+                    return stopInTime(child, lease, null, err);
+                } catch (ExecutionException failed) {
+                    if (failed.getCause() instanceof LeaseLostException lost) {
+                        child.stop();
+                        err.println(lost.getMessage() + "; stopped " + command.get(0));
+                        return Exit.LOST;
+                    }
+                    if (!(failed.getCause() instanceof SQLException failure)) {
+                        child.stop();
+                        throw new IllegalStateException("fencing: renewal failed", failed.getCause());
+                    }
+                    if (System.nanoTime() - stopBy >= 0) {
+                        return stopInTime(child, lease, failure, err);
+                    }
+                    err.println("fencing: renewal failed, retrying: " + failure.getMessage());
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
                     child.stop();
-                    err.println("fencing: could not renew the lease on '" + resource + "' for " + ttl.toMillis()
-                            + " ms (" + failure.getMessage() + "); stopped " + command.get(0));
                     return Exit.LOST;
                 }
-                err.println("fencing: renewal failed, retrying: " + failure.getMessage());
             }
+        } finally {
+            renewals.shutdownNow();
         }
         child.stop();   // what the command left running in its group must not outlive the lease
         releaseQuietly(issuer, lease, err);
         return child.exitCode();
+    }
+
+    /**
+     * How long to wait before the next renewal: {@code every}, but at most half the time left before the command
+     * must be stopping ({@code leftNanos}), so that a long {@code --renew-every} or a failed renewal still leaves
+     * time to try again; at least {@link #MIN_RETRY} (or {@code every} if shorter).
+     */
+    static Duration untilNextRenewal(Duration every, long leftNanos) {
+        long floor = Math.min(every.toNanos(), MIN_RETRY.toNanos());
+        return Duration.ofNanos(Math.min(every.toNanos(), Math.max(floor, leftNanos / 2)));
+    }
+
+    /** Stops the command because its lease could not be renewed in time; says so, with the last failure if any. */
+    private int stopInTime(Child child, Lease lease, SQLException failure, PrintWriter err) {
+        child.stop();
+        err.println("fencing: lease on '" + lease.resource() + "' lost: not renewed in time to stop " + command.get(0)
+                + " before the lease ends (--ttl " + ttl.toMillis() + " ms, --grace " + grace.toMillis() + " ms)"
+                + (failure != null ? " (" + failure.getMessage() + ")" : "") + "; stopped " + command.get(0));
+        return Exit.LOST;
+    }
+
+    /**
+     * How long before the lease ends {@code exec} starts stopping its command when the lease could not be renewed: the
+     * grace period plus one second (for SIGKILL to take effect), so that the command is gone before the lease ends;
+     * at most half the TTL, so that a short TTL with a long grace period still leaves renewals time to work (the
+     * command may then outlive the lease by the rest of its grace period: the next owner's first write fences it).
+     */
+    static Duration stopAllowance(Duration ttl, Duration grace) {
+        return min(grace.plus(KILL_TIME), ttl.dividedBy(2));
+    }
+
+    /** A renewal right after an acquisition that waited, bounded by the time the command's stop may take. */
+    private Lease renewBeforeStart(TokenIssuer issuer, Lease lease) throws SQLException {
+        try {
+            return issuer.renew(lease, ttl, ttl.minus(stopAllowance(ttl, grace)));
+        } catch (SQLException | RuntimeException e) {
+            releaseQuietly(issuer, lease, spec.commandLine().getErr());
+            throw e;
+        }
     }
 
     private static void releaseQuietly(TokenIssuer issuer, Lease lease, PrintWriter err) {

@@ -164,7 +164,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
 
     @Override
     public void addBatch() throws SQLException {
-        StatementRouter.Route inBatch = connection.router().routeInBatch(sql, analysis);
+        StatementRouter.Route inBatch = bounded(() -> connection.router().routeInBatch(sql, analysis));
         PreparedStatement untouched = form(Form.UNTOUCHED);
         bindings.applyTo(untouched, index -> index);
         untouched.addBatch();
@@ -186,8 +186,9 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
         PreparedStatement untouched = form(Form.UNTOUCHED);
         current = untouched;
         try {
-            return connection.execution().batch(batch, untouched.getQueryTimeout(), () -> large ? untouched.executeLargeBatch()
-                    : untouched.executeBatch());
+            int timeout = untouched.getQueryTimeout();
+            return connection.withQueryTimeout(timeout, () -> connection.execution().batch(batch, timeout,
+                    () -> large ? untouched.executeLargeBatch() : untouched.executeBatch()));
         } finally {
             batch.clear();
             untouched.clearBatch();
@@ -328,10 +329,13 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
         }
         Statement raw = current;
         Analysis text = connection.router().analyze(sql);
-        if (connection.router().route(sql, text) != StatementRouter.Route.GUARD) {
-            return exec.run(raw, sql, keys);
-        }
-        return connection.execution().afterLock(sql, text, raw.getQueryTimeout(), () -> exec.run(raw, sql, keys));
+        int timeout = raw.getQueryTimeout();
+        return connection.withQueryTimeout(timeout, () -> {
+            if (connection.router().route(sql, text) != StatementRouter.Route.GUARD) {
+                return exec.run(raw, sql, keys);
+            }
+            return connection.execution().afterLock(sql, text, timeout, () -> exec.run(raw, sql, keys));
+        });
     }
 
     /** Refused by the fence: a driver that queued the text would run it with the batch, unanalysed. */

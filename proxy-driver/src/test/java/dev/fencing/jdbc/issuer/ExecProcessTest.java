@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.issuer;
 
+import dev.fencing.jdbc.FaultProxy;
 import dev.fencing.jdbc.FencingSqlState;
 import dev.fencing.jdbc.TestDatabase;
 import dev.fencing.jdbc.cli.FencingCli;
@@ -210,6 +211,44 @@ abstract class ExecProcessTest {
         }
     }
 
+    /**
+     * The network between {@code fencing exec} and its database stops answering while the job runs (a partition TCP
+     * rides out: nothing is lost and nothing arrives), and exec's URL has no {@code socketTimeout}: each renewal is
+     * bounded by the time left before the job must be stopping, so exec stops the job and exits 76 instead of
+     * hanging in a renewal; the database, as judge, still holds the lease live when exec has returned (the job is
+     * gone before its lease ends), and nothing of the job runs afterwards.
+     */
+    @Test
+    void renewalThatHangsStopsTheJobBeforeTheLeaseEnds_C7() throws Exception {
+        assumeTrue(!db.raw.startsWith("jdbc:h2:"), "an embedded H2 has no network between exec and the database");
+        Path log = dir.resolve("job.log");
+        try (FaultProxy proxy = FaultProxy.to(db.raw)) {
+            List<String> args = new ArrayList<>(List.of("exec", "--url", TestDatabase.fenced(proxy.url(db.raw),
+                    "fencing.table=" + db.epoch, "fencing.lease.table=" + db.lease), "--resource", resource,
+                    "--holder", "test", "--ttl", "8s", "--renew-every", "200ms", "--grace", "1s", "--"));
+            args.addAll(List.of(job(log, 0)));
+            CompletableFuture<Result> run = CompletableFuture.supplyAsync(() -> cli(args));
+            await(() -> count(log, "ok ") >= 2, "the job writes with its token");
+            FaultProxy.Link link = proxy.last(); // exec's issuer connection: the job connects straight to the server
+            link.hold();
+            long held = System.nanoTime();
+            Result result = run.get(30, TimeUnit.SECONDS);
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - held);
+            LeaseStatus lease = statusOf(resource);
+            assertEquals(76, result.code, result.err);
+            assertTrue(result.err.contains("lost: not renewed in time"), result.err);
+            assertTrue(lease.live() && lease.holder().startsWith("test/"),
+                    "exec returned (its job stopped) while the database still held the lease live: " + lease
+                            + ", exec took " + tookMs + " ms after the network stopped answering");
+            assertTrue(tookMs >= 4_000, "the renewals had until 2 s (grace 1 s + 1 s) before the lease's end, 6 s"
+                    + " after the last renewal; exec gave up after " + tookMs + " ms");
+            int lines = lines(log).size();
+            Thread.sleep(300);
+            assertEquals(lines, lines(log).size(), "nothing of the job runs any more");
+            link.reset();
+        }
+    }
+
     @Test
     void jobWithAForgedTokenIsRefusedAsNeverIssued_C7() throws Exception {
         try (TokenIssuer issuer = db.issuer()) {
@@ -394,9 +433,14 @@ abstract class ExecProcessTest {
     }
 
     private String holderOf(String name) {
+        LeaseStatus status = statusOf(name);
+        return status == null ? null : status.holder();
+    }
+
+    /** The lease of {@code name} as the database has it (liveness by the database's clock), or {@code null}. */
+    private LeaseStatus statusOf(String name) {
         try (TokenIssuer issuer = db.issuer()) {
-            return issuer.status().stream().filter(s -> s.resource().equals(name)).findFirst()
-                    .map(LeaseStatus::holder).orElse(null);
+            return issuer.status().stream().filter(s -> s.resource().equals(name)).findFirst().orElse(null);
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
