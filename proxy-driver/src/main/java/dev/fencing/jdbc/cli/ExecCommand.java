@@ -34,8 +34,8 @@ import java.util.concurrent.TimeoutException;
  * {@code fencing exec}: acquires a lease, runs a command with the token and resource in its environment (in a
  * session of its own, see {@link Child}), renews the lease while the command runs, and stops the command's whole
  * process group (SIGTERM, then SIGKILL after a grace period) as soon as a renewal finds the lease lost, or no
- * renewal succeeded in time to stop the command before the lease ends (each renewal is bounded by that time), and
- * when the command ends (what it left running).
+ * renewal got through before the lease ends (each renewal is bounded by the time left), and when the command ends
+ * (what it left running).
  */
 @Command(name = "exec", mixinStandardHelpOptions = true,
         description = "Run COMMAND under a lease: acquire, start it with $"
@@ -44,8 +44,6 @@ import java.util.concurrent.TimeoutException;
         + " when the lease is lost, release on exit. Exits with COMMAND's exit code.")
 final class ExecCommand implements Callable<Integer> {
     private static final Duration MAX_RENEW_EVERY = Duration.ofSeconds(1);
-    /** What a stop may take after the grace period: SIGKILL, and the processes gone. */
-    private static final Duration KILL_TIME = Duration.ofSeconds(1);
     /** The shortest wait between two renewals near the time the command must be stopping. */
     private static final Duration MIN_RETRY = Duration.ofMillis(50);
     private static final int MAX_HOLDER = 200;
@@ -130,21 +128,19 @@ final class ExecCommand implements Callable<Integer> {
     }
 
     /**
-     * Renews until the command ends; stops it when the lease is lost, or when it could not be renewed in time to stop
-     * the command before the lease ends. Returns the exit code of {@code exec}.
+     * Renews until the command ends; stops it when the lease is lost, or when no renewal got through before the lease
+     * ends. Returns the exit code of {@code exec}.
      *
      * <p>The lease ends no earlier than {@code ttl} after the start of the renewal that last succeeded (the database
      * counts its expiry from when it ran the renewal, which is later), so that start, on this process's monotonic
-     * clock, is when the lease's time is counted from. The command must be stopping by {@link #stopAllowance} before
-     * the end: each renewal runs on a thread of its own and is waited for only until then, and its waits for the
-     * database are bounded by the same time ({@link TokenIssuer#renew(Lease, Duration, Duration)}); a renewal that
-     * fails sooner is tried again until then.
+     * clock, is when the lease's time is counted from. Each renewal runs on a thread of its own and is waited for only
+     * until the lease ends, and its waits for the database are bounded by the same time ({@link
+     * TokenIssuer#renew(Lease, Duration, Duration)}); a renewal that fails sooner is tried again until then.
      */
     private int supervise(TokenIssuer issuer, Lease granted, long grantedAt, Child child, Duration every,
                           PrintWriter err) {
         Lease lease = granted;
-        long allowance = stopAllowance(ttl, grace).toNanos();
-        long stopBy = grantedAt + ttl.toNanos() - allowance;
+        long stopBy = grantedAt + ttl.toNanos();
         ExecutorService renewals = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "fencing-exec-renewal");
             t.setDaemon(true);
@@ -161,7 +157,7 @@ final class ExecCommand implements Callable<Integer> {
                 Future<Lease> renewal = renewals.submit(() -> issuer.renew(current, ttl, Duration.ofNanos(left)));
                 try {
                     lease = renewal.get(left, TimeUnit.NANOSECONDS);
-                    stopBy = attempt + ttl.toNanos() - allowance;
+                    stopBy = attempt + ttl.toNanos();
                 } catch (TimeoutException tooLate) {
                     renewal.cancel(true);
                     return stopInTime(child, lease, null, err);
@@ -194,8 +190,8 @@ final class ExecCommand implements Callable<Integer> {
     }
 
     /**
-     * How long to wait before the next renewal: {@code every}, but at most half the time left before the command
-     * must be stopping ({@code leftNanos}), so that a long {@code --renew-every} or a failed renewal still leaves
+     * How long to wait before the next renewal: {@code every}, but at most half the time left before the lease ends
+     * ({@code leftNanos}), so that a long {@code --renew-every} or a failed renewal still leaves
      * time to try again; at least {@link #MIN_RETRY} (or {@code every} if shorter).
      */
     static Duration untilNextRenewal(Duration every, long leftNanos) {
@@ -203,29 +199,19 @@ final class ExecCommand implements Callable<Integer> {
         return Duration.ofNanos(Math.min(every.toNanos(), Math.max(floor, leftNanos / 2)));
     }
 
-    /** Stops the command because its lease could not be renewed in time; says so, with the last failure if any. */
+    /** Stops the command because no renewal got through before the lease ended; says so, with the last failure. */
     private int stopInTime(Child child, Lease lease, SQLException failure, PrintWriter err) {
         child.stop();
-        err.println("fencing: lease on '" + lease.resource() + "' lost: not renewed in time to stop " + command.get(0)
-                + " before the lease ends (--ttl " + ttl.toMillis() + " ms, --grace " + grace.toMillis() + " ms)"
-                + (failure != null ? " (" + failure.getMessage() + ")" : "") + "; stopped " + command.get(0));
+        err.println("fencing: lease on '" + lease.resource() + "' lost: not renewed before it ended (--ttl "
+                + ttl.toMillis() + " ms)" + (failure != null ? " (" + failure.getMessage() + ")" : "") + "; stopped "
+                + command.get(0));
         return Exit.LOST;
     }
 
-    /**
-     * How long before the lease ends {@code exec} starts stopping its command when the lease could not be renewed: the
-     * grace period plus one second (for SIGKILL to take effect), so that the command is gone before the lease ends;
-     * at most half the TTL, so that a short TTL with a long grace period still leaves renewals time to work (the
-     * command may then outlive the lease by the rest of its grace period: the next owner's first write fences it).
-     */
-    static Duration stopAllowance(Duration ttl, Duration grace) {
-        return min(grace.plus(KILL_TIME), ttl.dividedBy(2));
-    }
-
-    /** A renewal right after an acquisition that waited, bounded by the time the command's stop may take. */
+    /** A renewal right after an acquisition that waited, bounded by the lease's time. */
     private Lease renewBeforeStart(TokenIssuer issuer, Lease lease) throws SQLException {
         try {
-            return issuer.renew(lease, ttl, ttl.minus(stopAllowance(ttl, grace)));
+            return issuer.renew(lease, ttl, ttl);
         } catch (SQLException | RuntimeException e) {
             releaseQuietly(issuer, lease, spec.commandLine().getErr());
             throw e;
