@@ -370,6 +370,44 @@ abstract class NetworkFaultTest {
         assertEquals(0, rows("hung"));
     }
 
+    /**
+     * A caller's transaction starts while the epoch row is locked by another session (as an epoch change holds it
+     * while it commits): the admission's locking read of the epoch row, sent before the transaction's first statement,
+     * is bounded by that statement's query timeout as the guard's statements are (before this fix it waited for the
+     * server's lock wait: for ever on PostgreSQL, {@code innodb_lock_wait_timeout} on MariaDB). The caller gets the
+     * server's own timeout error, nothing is written, and after a rollback the connection writes again.
+     */
+    @Test
+    void admissionBlockedOnTheServerIsBoundedByTheQueryTimeout_C10() throws Exception {
+        try (Connection c = proxied(1); Connection locker = DriverManager.getConnection(raw)) {
+            assertEquals(1, write(c, "warmup", 1));
+            c.setAutoCommit(false);
+            locker.setAutoCommit(false);
+            try (Statement s = locker.createStatement()) {
+                s.executeQuery("SELECT epoch FROM " + epoch + " WHERE resource = '" + resource + "' FOR UPDATE").close();
+            }
+            long started = System.nanoTime();
+            SQLException e;
+            try (Statement s = c.createStatement()) {
+                s.setQueryTimeout(2);
+                Future<Integer> written = threads.submit(
+                        () -> s.executeUpdate("INSERT INTO " + log + " (writer, token) VALUES ('hung', 1)"));
+                e = failure(written);
+            } finally {
+                locker.rollback();
+            }
+            long tookMs = (System.nanoTime() - started) / 1_000_000;
+            assertTrue(tookMs < 10_000, "bounded by the 2 s query timeout, took " + tookMs + " ms");
+            assertFalse(e instanceof FencingRefusedException, e::toString);
+            assertEquals(database() == TestDatabase.POSTGRESQL ? "57014" : "70100", e.getSQLState(), e::toString);
+            c.rollback();
+            assertEquals(1, write(c, "after", 1));
+            c.commit();
+        }
+        assertEquals(0, rows("hung"));
+        assertEquals(1, rows("after"));
+    }
+
     // ---------------------------------------------------------------- 3. a partition longer than the lease
 
     /**

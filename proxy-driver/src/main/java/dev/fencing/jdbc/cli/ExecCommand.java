@@ -23,12 +23,19 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * {@code fencing exec}: acquires a lease, runs a command with the token and resource in its environment (in a
  * session of its own, see {@link Child}), renews the lease while the command runs, and stops the command's whole
- * process group (SIGTERM, then SIGKILL after a grace period) as soon as a renewal finds the lease lost, or
- * renewals have failed for a whole time to live, and when the command ends (what it left running).
+ * process group (SIGTERM, then SIGKILL after a grace period) as soon as a renewal finds the lease lost, or no
+ * renewal got through before the lease ends (each renewal is bounded by the time left), and when the command ends
+ * (what it left running).
  */
 @Command(name = "exec", mixinStandardHelpOptions = true,
         description = "Run COMMAND under a lease: acquire, start it with $"
@@ -38,6 +45,8 @@ import java.util.concurrent.Callable;
         + " when the lease is lost, release on exit. Exits with COMMAND's exit code.")
 final class ExecCommand implements Callable<Integer> {
     private static final Duration MAX_RENEW_EVERY = Duration.ofSeconds(1);
+    /** The shortest wait between two renewals near the time the command must be stopping. */
+    private static final Duration MIN_RETRY = Duration.ofMillis(50);
     private static final int MAX_HOLDER = 200;
     private static final SecureRandom RUN_IDS = new SecureRandom();
     private static final String PGOPTIONS = "PGOPTIONS";
@@ -94,7 +103,14 @@ final class ExecCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         String runHolder = runHolder(holder != null ? holder : defaultHolder());
         try (TokenIssuer issuer = db.issuer()) {
-            List<Lease> leases = acquireAll(issuer, runHolder, err);
+            long asked = System.nanoTime();
+            List<Lease> acquired = acquireAll(issuer, runHolder, err);
+            if (!wait.isZero() || acquired.size() > 1) {
+                // an acquisition may have waited: the leases' time is counted from a renewal now, not from the ask
+                asked = System.nanoTime();
+                acquired = renewBeforeStart(issuer, acquired);
+            }
+            List<Lease> leases = acquired;
             Lease primary = leases.stream().filter(l -> l.resource().equals(resources.get(0))).findFirst()
                     .orElseThrow();
             Child child;
@@ -122,7 +138,7 @@ final class ExecCommand implements Callable<Integer> {
             }, "fencing-exec-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             try {
-                return supervise(issuer, leases, child, every, err);
+                return supervise(issuer, leases, asked, child, every, err);
             } finally {
                 written.delete();
                 removeHook(hook);
@@ -158,37 +174,115 @@ final class ExecCommand implements Callable<Integer> {
         return out.toString();
     }
 
-    /** Renews until the command ends; stops it when a lease is lost. Returns the exit code of {@code exec}. */
-    private int supervise(TokenIssuer issuer, List<Lease> held, Child child, Duration every, PrintWriter err) {
-        List<Lease> leases = held;
-        long lastRenewed = System.nanoTime();
-        while (!child.waitFor(every)) {
-            long attempt = System.nanoTime();
-            try {
-                List<Lease> renewed = new java.util.ArrayList<>(leases.size());
-                for (Lease lease : leases) {
-                    renewed.add(issuer.renew(lease, ttl));
+    /** Renews every lease once, each bounded by {@code within}. */
+    private List<Lease> renewAll(TokenIssuer issuer, List<Lease> leases, Duration within) throws SQLException {
+        List<Lease> renewed = new java.util.ArrayList<>(leases.size());
+        for (Lease lease : leases) {
+            renewed.add(issuer.renew(lease, ttl, within));
+        }
+        return renewed;
+    }
+
+    /**
+     * Renews until the command ends; stops it when a lease is lost, or when no renewal got through before the leases
+     * end. Returns the exit code of {@code exec}.
+     *
+     * <p>A lease ends no earlier than {@code ttl} after the start of the renewal that last succeeded (the database
+     * counts its expiry from when it ran the renewal, which is later), so that start, on this process's monotonic
+     * clock, is when the leases' time is counted from. Each round of renewals runs on a thread of its own and is waited
+     * for only until the leases end, and its waits for the database are bounded by the same time ({@link
+     * TokenIssuer#renew(Lease, Duration, Duration)}); a round that fails sooner is tried again until then.
+     */
+    private int supervise(TokenIssuer issuer, List<Lease> granted, long grantedAt, Child child, Duration every,
+                          PrintWriter err) {
+        List<Lease> leases = granted;
+        long stopBy = grantedAt + ttl.toNanos();
+        ExecutorService renewals = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "fencing-exec-renewal");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            while (!child.waitFor(untilNextRenewal(every, stopBy - System.nanoTime()))) {
+                long attempt = System.nanoTime();
+                long left = stopBy - attempt;
+                if (left <= 0) {
+                    return stopInTime(child, null, err);
                 }
-                leases = renewed;
-                lastRenewed = attempt;
-            } catch (LeaseLostException lost) {
-                child.stop();
-                err.println(lost.getMessage() + "; stopped " + command.get(0));
-                releaseAll(issuer, leases, err);
-                return Exit.LOST;
-            } catch (SQLException failure) {
-                if (attempt - lastRenewed >= ttl.toNanos()) {
+                List<Lease> current = leases;
+                Future<List<Lease>> renewal = renewals.submit(() -> renewAll(issuer, current, Duration.ofNanos(left)));
+                try {
+                    leases = renewal.get(left, TimeUnit.NANOSECONDS);
+                    stopBy = attempt + ttl.toNanos();
+                } catch (TimeoutException tooLate) {
+                    renewal.cancel(true);
+                    return stopInTime(child, null, err);
+                } catch (ExecutionException failed) {
+                    if (failed.getCause() instanceof LeaseLostException lost) {
+                        child.stop();
+                        err.println(lost.getMessage() + "; stopped " + command.get(0));
+                        releaseOthers(issuer, leases, lost, err);
+                        return Exit.LOST;
+                    }
+                    if (!(failed.getCause() instanceof SQLException failure)) {
+                        child.stop();
+                        throw new IllegalStateException("fencing: renewal failed", failed.getCause());
+                    }
+                    if (System.nanoTime() - stopBy >= 0) {
+                        return stopInTime(child, failure, err);
+                    }
+                    err.println("fencing: renewal failed, retrying: " + failure.getMessage());
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
                     child.stop();
-                    err.println("fencing: could not renew the lease on " + resources + " for " + ttl.toMillis()
-                            + " ms (" + failure.getMessage() + "); stopped " + command.get(0));
                     return Exit.LOST;
                 }
-                err.println("fencing: renewal failed, retrying: " + failure.getMessage());
             }
+        } finally {
+            renewals.shutdownNow();
         }
         child.stop();   // what the command left running in its group must not outlive the lease
         releaseAll(issuer, leases, err);
         return child.exitCode();
+    }
+
+    /**
+     * How long to wait before the next renewal: {@code every}, but at most half the time left before the lease ends
+     * ({@code leftNanos}), so that a long {@code --renew-every} or a failed renewal still leaves
+     * time to try again; at least {@link #MIN_RETRY} (or {@code every} if shorter).
+     */
+    static Duration untilNextRenewal(Duration every, long leftNanos) {
+        long floor = Math.min(every.toNanos(), MIN_RETRY.toNanos());
+        return Duration.ofNanos(Math.min(every.toNanos(), Math.max(floor, leftNanos / 2)));
+    }
+
+    /** Stops the command because no renewal got through before the leases ended; says so, with the last failure. */
+    private int stopInTime(Child child, SQLException failure, PrintWriter err) {
+        child.stop();
+        err.println("fencing: lease on " + resources + " lost: not renewed before it ended (--ttl "
+                + ttl.toMillis() + " ms)" + (failure != null ? " (" + failure.getMessage() + ")" : "") + "; stopped "
+                + command.get(0));
+        return Exit.LOST;
+    }
+
+    /** A renewal of every lease right after acquisitions that may have waited, bounded by the leases' time. */
+    private List<Lease> renewBeforeStart(TokenIssuer issuer, List<Lease> leases) throws SQLException {
+        try {
+            return renewAll(issuer, leases, ttl);
+        } catch (SQLException | RuntimeException e) {
+            releaseAll(issuer, leases, spec.commandLine().getErr());
+            throw e;
+        }
+    }
+
+    /** After one lease was lost: the others are released (the lost one is no longer this run's). */
+    private static void releaseOthers(TokenIssuer issuer, List<Lease> leases, LeaseLostException lost,
+                                      PrintWriter err) {
+        for (Lease lease : leases) {
+            if (lost.getMessage() == null || !lost.getMessage().contains("'" + lease.resource() + "'")) {
+                releaseQuietly(issuer, lease, err);
+            }
+        }
     }
 
     private static void releaseAll(TokenIssuer issuer, List<Lease> leases, PrintWriter err) {

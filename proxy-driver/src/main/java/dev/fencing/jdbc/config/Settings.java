@@ -10,7 +10,6 @@ import java.net.URLDecoder;
 import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,19 +30,58 @@ public final class Settings {
     private final String targetUrl;
     private final Properties targetProperties;
     private final Map<String, String> values;
-    private final Map<FencingProperty, Object> parsed = new EnumMap<>(FencingProperty.class);
+    // Each setting's value as FencingProperty's parser made it (or its default), held under the setting's own type:
+    // given here once, in the constructor ({@link #value}); null where the setting is unset and has no default.
+    private final String resource;
+    private final String token;
+    private final String tokenFile;
+    private final String tokenEnv;
+    private final String resourceEnv;
+    private final String tokenSource;
+    private final EpochTable epochTable;
+    private final boolean schemaCreate;
+    private final boolean sessionGuard;
+    private final boolean unwrapAllowed;
+    private final int cacheSize;
+    private final EpochTable leaseTable;
+    private final boolean issuerCheck;
+    private final boolean declaredResourcesOnly;
+    private final FencingMode mode;
+    private final Path auditFile;
+    private final List<EpochTable> exempt;
 
     private Settings(String targetUrl, Properties targetProperties, Map<String, String> values) throws SQLException {
         this.targetUrl = targetUrl;
         this.targetProperties = targetProperties;
         this.values = values;
-        for (FencingProperty property : FencingProperty.values()) {
-            Object value = property.parse(values.get(property.getName()));
-            if (value != null) {
-                parsed.put(property, value);
-            }
-        }
+        resource = value(FencingProperty.RESOURCE, String.class);
+        token = value(FencingProperty.TOKEN, String.class);
+        tokenFile = value(FencingProperty.TOKEN_FILE, String.class);
+        tokenEnv = value(FencingProperty.TOKEN_ENV, String.class);
+        resourceEnv = value(FencingProperty.RESOURCE_ENV, String.class);
+        tokenSource = value(FencingProperty.TOKEN_SOURCE, String.class);
+        epochTable = value(FencingProperty.TABLE, EpochTable.class);
+        schemaCreate = value(FencingProperty.SCHEMA, Boolean.class);
+        sessionGuard = value(FencingProperty.GUARD, Boolean.class);
+        unwrapAllowed = value(FencingProperty.UNWRAP, Boolean.class);
+        cacheSize = value(FencingProperty.CACHE_SIZE, Integer.class);
+        leaseTable = value(FencingProperty.LEASE_TABLE, EpochTable.class);
+        issuerCheck = value(FencingProperty.ISSUER_CHECK, Boolean.class);
+        declaredResourcesOnly = value(FencingProperty.RESOURCES, Boolean.class);
+        mode = value(FencingProperty.MODE, FencingMode.class);
+        auditFile = value(FencingProperty.AUDIT_FILE, Path.class);
+        List<?> exemptParsed = value(FencingProperty.EXEMPT, List.class);
+        exempt = exemptParsed == null ? List.of() : exemptParsed.stream().map(EpochTable.class::cast).toList();
         exemptTables();
+    }
+
+    /**
+     * {@code property}'s value as its parser made it from the given text (or its default), as {@code type}: where
+     * each setting gets its type. {@code null} when unset without a default.
+     */
+    private <T> T value(FencingProperty property, Class<T> type) throws SQLException {
+        Object parsed = property.parse(values.get(property.getName()));
+        return parsed == null ? null : type.cast(parsed);
     }
 
     /** Whether {@code url} is one of ours. */
@@ -259,20 +297,36 @@ public final class Settings {
         return targetProperties;
     }
 
-    /** The value of {@code property} as its parser made it, or {@code null} when unset without a default. */
-    private Object value(FencingProperty property) {
-        return parsed.get(property);
-    }
-
-    /** A text setting's trimmed value (or its default), or {@code null}. */
+    /**
+     * A setting's value as text (a text setting's trimmed value, or its default), or {@code null}. Every setting has
+     * its field here: the switch names each, so a new setting does not compile until it has one.
+     */
     public String text(FencingProperty property) {
-        Object value = value(property);
+        Object value = switch (property) {
+            case RESOURCE -> resource;
+            case TOKEN -> token;
+            case TOKEN_FILE -> tokenFile;
+            case TOKEN_ENV -> tokenEnv;
+            case RESOURCE_ENV -> resourceEnv;
+            case TOKEN_SOURCE -> tokenSource;
+            case TABLE -> epochTable;
+            case SCHEMA -> schemaCreate;
+            case GUARD -> sessionGuard;
+            case UNWRAP -> unwrapAllowed;
+            case CACHE_SIZE -> cacheSize;
+            case LEASE_TABLE -> leaseTable;
+            case ISSUER_CHECK -> issuerCheck;
+            case RESOURCES -> declaredResourcesOnly;
+            case MODE -> mode;
+            case AUDIT_FILE -> auditFile;
+            case EXEMPT -> values.containsKey(FencingProperty.EXEMPT.getName()) ? exempt : null;
+        };
         return value == null ? null : value.toString();
     }
 
     /** The configured {@code fencing.resource}, or {@code null}. */
     public String resource() {
-        return text(FencingProperty.RESOURCE);
+        return resource;
     }
 
     /**
@@ -286,19 +340,19 @@ public final class Settings {
     }
 
     public String tokenEnvName() {
-        return text(FencingProperty.TOKEN_ENV);
+        return tokenEnv;
     }
 
     public String resourceEnvName() {
-        return text(FencingProperty.RESOURCE_ENV);
+        return resourceEnv;
     }
 
     public EpochTable epochTable() {
-        return (EpochTable) value(FencingProperty.TABLE);
+        return epochTable;
     }
 
     public EpochTable leaseTable() {
-        return (EpochTable) value(FencingProperty.LEASE_TABLE);
+        return leaseTable;
     }
 
     /** Whether {@code fencing.lease.table} was set, rather than defaulted: then the lease table must exist. */
@@ -311,38 +365,38 @@ public final class Settings {
      * row in the lease table; {@code off} checks none (every resource is fed by an external coordinator).
      */
     public boolean issuerCheck() {
-        return (Boolean) value(FencingProperty.ISSUER_CHECK);
+        return issuerCheck;
     }
 
     /** Whether mutations are fenced by the session fence ({@code fencing.guard=session}) rather than per statement. */
     public boolean sessionGuard() {
-        return (Boolean) value(FencingProperty.GUARD);
+        return sessionGuard;
     }
 
     /** Whether only known resources may be written ({@code fencing.resources=declared}, SPEC C11). */
     public boolean declaredResourcesOnly() {
-        return (Boolean) value(FencingProperty.RESOURCES);
+        return declaredResourcesOnly;
     }
 
     public SchemaMode schemaMode() {
-        return (Boolean) value(FencingProperty.SCHEMA) ? SchemaMode.CREATE : SchemaMode.VALIDATE;
+        return schemaCreate ? SchemaMode.CREATE : SchemaMode.VALIDATE;
     }
 
     public boolean unwrapAllowed() {
-        return (Boolean) value(FencingProperty.UNWRAP);
+        return unwrapAllowed;
     }
 
     public FencingMode mode() {
-        return (FencingMode) value(FencingProperty.MODE);
+        return mode;
     }
 
     /** Where the audit report is written at exit: the configured file, or {@code null} when none is set. */
     public Path auditFile() {
-        return (Path) value(FencingProperty.AUDIT_FILE);
+        return auditFile;
     }
 
     public int cacheSize() {
-        return (Integer) value(FencingProperty.CACHE_SIZE);
+        return cacheSize;
     }
 
     /**
@@ -350,19 +404,14 @@ public final class Settings {
      * {@code schema.table}): each connection resolves them as its database resolves such a name (see
      * {@link Catalog}). Only data changes whose every target is one of them run without token and guard.
      */
-    @SuppressWarnings("unchecked")
     public List<EpochTable> exemptTables() throws SQLException {
-        List<EpochTable> tables = (List<EpochTable>) value(FencingProperty.EXEMPT);
-        if (tables == null) {
-            return List.of();
-        }
-        String epochTable = epochTable().simpleName();
-        for (EpochTable table : tables) {
-            if (table.simpleName().equals(epochTable)) {
-                throw configuration(FencingProperty.EXEMPT.getName() + ": the epoch table '" + epochTable
+        String epoch = epochTable.simpleName();
+        for (EpochTable table : exempt) {
+            if (table.simpleName().equals(epoch)) {
+                throw configuration(FencingProperty.EXEMPT.getName() + ": the epoch table '" + epoch
                         + "' cannot be exempt");
             }
         }
-        return tables;
+        return exempt;
     }
 }

@@ -116,7 +116,8 @@ public final class EpochGuard {
         this.probe = SessionProbe.of(raw, sql.dialect());
         this.admission = new Admission(raw, sql.dialect(), readOnly, probe, this);
         this.sessions = sessionFence == null && mariaDbSessionFence == null ? null
-                : new SessionFence(raw, sessionFence, mariaDbSessionFence, probe, readOnly, admission);
+                : new SessionFence(raw, sessionFence, mariaDbSessionFence, probe, readOnly, admission,
+                        () -> queryTimeout);
     }
 
     /** What keeps this connection's un-admitted work read-only on the server. */
@@ -301,6 +302,27 @@ public final class EpochGuard {
             // closing is what matters; the refusal below says why
         }
         throw Refusals.closedForNewToken(resource, held, token);
+    }
+
+    /**
+     * Runs {@code work}, one call of the caller's (a statement, a batch, a row change), with the caller's query timeout
+     * given to every statement the fence sends for it before the guard runs too: the admission's locking read of the
+     * epoch row at the start of a transaction ({@link #admit}) and the session fence's registration. So a transaction
+     * whose start waits on a locked epoch row (an epoch change under way) ends when the caller's timeout says, as
+     * the guard's own statements do ({@link #run(String, long, int, boolean, boolean, Call)}), not when the server's
+     * lock wait does (found with a fault test: PostgreSQL waited for ever, MariaDB for {@code
+     * innodb_lock_wait_timeout}).
+     *
+     * @param queryTimeout the caller's query timeout in seconds (0: none)
+     */
+    public <T> T withQueryTimeout(int queryTimeout, Admission.Work<T> work) throws SQLException {
+        int outer = this.queryTimeout;
+        this.queryTimeout = Math.max(0, queryTimeout);
+        try {
+            return work.run();
+        } finally {
+            this.queryTimeout = outer;
+        }
     }
 
     /**
@@ -575,10 +597,13 @@ public final class EpochGuard {
         }
     }
 
-    /** The mark under the epoch row's shared lock, -1 without a row; {@code lead} sent ahead in the same text. */
+    /**
+     * The mark under the epoch row's shared lock, -1 without a row; {@code lead} sent ahead in the same text. Bounded by
+     * the caller's query timeout ({@link #withQueryTimeout}).
+     */
     private long lockedMark(String resource, String lead) throws SQLException {
         if (lead == null) {
-            try (PreparedStatement read = raw.prepareStatement(sql.lockMark())) {
+            try (PreparedStatement read = timed(raw.prepareStatement(sql.lockMark()))) {
                 read.setString(1, resource);
                 try (ResultSet rs = read.executeQuery()) {
                     return rs.next() ? rs.getLong(1) : -1;
@@ -589,7 +614,7 @@ public final class EpochGuard {
             lockMarkAfterLead = new dev.fencing.sql.GuardedSql(sql.lockMark(),
                     java.util.List.of(dev.fencing.sql.GuardedSql.Marker.RESOURCE)).after(lead);
         }
-        try (Statement read = raw.createStatement()) {
+        try (Statement read = timed(raw.createStatement())) {
             read.execute(lockMarkAfterLead.withLiterals(resource, 0, 0));
             read.getMoreResults();
             try (ResultSet rs = read.getResultSet()) {

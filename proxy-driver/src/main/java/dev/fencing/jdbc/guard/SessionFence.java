@@ -49,6 +49,8 @@ final class SessionFence {
     /** The read-only mode of un-admitted work, or {@code null}: a registration opens the session to writes. */
     private final ReadOnlySql readOnly;
     private final Admission admission;
+    /** The query timeout of the caller's call under way, in seconds (0: none). */
+    private final java.util.function.IntSupplier queryTimeout;
     /** The token this session is registered at, per resource, as committed on the server. */
     private final Map<String, Long> registered = new HashMap<>(4);
     /** The token a read last found not to be the mark, per resource: a read asks about each token once. */
@@ -58,8 +60,13 @@ final class SessionFence {
     /** When ({@link System#nanoTime()}) the next idle point may try again after such a failure. */
     private long retryAt;
 
+    /**
+     * @param queryTimeout the query timeout (seconds, 0: none) of the caller's call under way, which bounds each
+     *                     statement of a registration made for it, as it bounds the guard's
+     */
     SessionFence(Connection raw, SessionFenceSql sql, MariaDbSessionFenceSql maria, SessionProbe probe,
-                 ReadOnlySql readOnly, Admission admission) {
+                 ReadOnlySql readOnly, Admission admission, java.util.function.IntSupplier queryTimeout) {
+        this.queryTimeout = queryTimeout;
         this.raw = raw;
         this.sql = sql;
         this.maria = maria;
@@ -265,7 +272,7 @@ final class SessionFence {
 
     private Outcome registerMariaDb(String resource, long token) throws SQLException {
         long mark;
-        try (PreparedStatement lock = raw.prepareStatement(maria.lockMark())) {
+        try (PreparedStatement lock = timed(raw.prepareStatement(maria.lockMark()))) {
             lock.setString(1, resource);
             lock.execute(); // MySQL Connector/J's executeQuery refuses a SET STATEMENT ... FOR SELECT
             try (ResultSet rs = lock.getResultSet()) {
@@ -281,14 +288,14 @@ final class SessionFence {
         if (mark < token) {
             return Outcome.BEHIND;
         }
-        try (PreparedStatement insert = raw.prepareStatement(maria.register())) {
+        try (PreparedStatement insert = timed(raw.prepareStatement(maria.register()))) {
             insert.setString(1, resource);
             insert.setLong(2, token);
             insert.executeUpdate();
         }
         long serverId;
         long held;
-        try (PreparedStatement check = raw.prepareStatement(maria.registered())) {
+        try (PreparedStatement check = timed(raw.prepareStatement(maria.registered()))) {
             check.setString(1, resource);
             try (ResultSet rs = check.executeQuery()) {
                 rs.next();
@@ -314,12 +321,18 @@ final class SessionFence {
         return Outcome.REGISTERED;
     }
 
+    /** {@code statement} with the query timeout of the caller's call under way. */
+    private PreparedStatement timed(PreparedStatement statement) throws SQLException {
+        statement.setQueryTimeout(queryTimeout.getAsInt());
+        return statement;
+    }
+
     private Outcome register(String resource, long token) throws SQLException {
-        try (PreparedStatement wait = raw.prepareStatement(SessionFenceSql.LOCK_WAIT)) {
+        try (PreparedStatement wait = timed(raw.prepareStatement(SessionFenceSql.LOCK_WAIT))) {
             wait.executeQuery().close();
         }
         long mark;
-        try (PreparedStatement lock = raw.prepareStatement(sql.lockMark())) {
+        try (PreparedStatement lock = timed(raw.prepareStatement(sql.lockMark()))) {
             lock.setString(1, resource);
             try (ResultSet rs = lock.executeQuery()) {
                 if (!rs.next()) {
@@ -334,18 +347,18 @@ final class SessionFence {
         if (mark < token) {
             return Outcome.BEHIND;
         }
-        try (PreparedStatement bump = raw.prepareStatement(sql.bumpGeneration())) {
+        try (PreparedStatement bump = timed(raw.prepareStatement(sql.bumpGeneration()))) {
             bump.setString(1, resource);
             bump.executeUpdate();
         }
-        try (PreparedStatement insert = raw.prepareStatement(sql.register())) {
+        try (PreparedStatement insert = timed(raw.prepareStatement(sql.register()))) {
             insert.setString(1, resource);
             insert.setLong(2, token);
             insert.executeUpdate();
         }
         int serverPid;
         long held;
-        try (PreparedStatement check = raw.prepareStatement(sql.registered())) {
+        try (PreparedStatement check = timed(raw.prepareStatement(sql.registered()))) {
             check.setString(1, resource);
             try (ResultSet rs = check.executeQuery()) {
                 rs.next();

@@ -29,6 +29,9 @@ final class IssuerDatabase implements AutoCloseable {
     private final Properties properties;
     private final EpochTable epochTable;
     private final EpochTable leaseTable;
+    /** The executor {@code setNetworkTimeout} asks for (the drivers used here abort nothing through it). */
+    private static final java.util.concurrent.Executor DIRECT = Runnable::run;
+
     private final ReentrantLock lock = new ReentrantLock();
     /** The open connection's rows, or {@code null} when no connection is open. */
     private LeaseRows rows;
@@ -42,11 +45,26 @@ final class IssuerDatabase implements AutoCloseable {
 
     /** Runs {@code work} in one transaction; any failure rolls back and drops the connection (reopened next time). */
     <T> T inTransaction(Work<T> work) throws SQLException {
+        return inTransaction(work, 0);
+    }
+
+    /**
+     * {@link #inTransaction(Work)} with every wait for the server's answer during the work and its commit bounded by
+     * {@code boundMillis} (0: the connection's own bound, the URL's {@code socketTimeout} if any): the connection's
+     * network timeout for the work, set back afterwards. Past the bound the underlying driver fails the work with a
+     * connection error ({@code 08xxx}) and the connection is dropped.
+     */
+    <T> T inTransaction(Work<T> work, long boundMillis) throws SQLException {
         lock.lock();
         try {
             LeaseRows open = open();
             Connection c = open.connection();
+            int previous = -1;
             try {
+                if (boundMillis > 0) {
+                    previous = c.getNetworkTimeout();
+                    c.setNetworkTimeout(DIRECT, (int) Math.min(Integer.MAX_VALUE, boundMillis));
+                }
                 T result = work.run(open);
                 c.commit();
                 return result;
@@ -54,17 +72,34 @@ final class IssuerDatabase implements AutoCloseable {
                 c.rollback();
                 throw expected;
             } catch (SQLException | RuntimeException e) {
-                rows = null;
-                try {
-                    c.rollback();
-                    c.close();
-                } catch (SQLException closeFailure) {
-                    e.addSuppressed(closeFailure);
-                }
+                drop(c, e);
                 throw e;
+            } finally {
+                if (previous >= 0 && rows == open) {
+                    try {
+                        c.setNetworkTimeout(DIRECT, previous);
+                    } catch (SQLException notRestored) {
+                        drop(c, notRestored); // never keep a connection with a bound meant for one renewal
+                    }
+                }
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** Drops the open connection after {@code failure}: rolled back and closed, each tried on its own. */
+    private void drop(Connection c, Exception failure) {
+        rows = null;
+        try {
+            c.rollback();
+        } catch (SQLException rollbackFailure) {
+            failure.addSuppressed(rollbackFailure);
+        }
+        try {
+            c.close();
+        } catch (SQLException closeFailure) {
+            failure.addSuppressed(closeFailure);
         }
     }
 

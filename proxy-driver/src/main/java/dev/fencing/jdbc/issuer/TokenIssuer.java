@@ -185,8 +185,23 @@ public final class TokenIssuer implements AutoCloseable {
      * An expired lease that nobody acquired since is still the holder's and is renewed.
      */
     public Lease renew(Lease lease, Duration ttl) throws SQLException {
+        return renew(lease, ttl, Duration.ZERO);
+    }
+
+    /**
+     * {@link #renew(Lease, Duration)}, with every wait for the database's answer bounded by {@code within} (zero: by
+     * the connection's own bound only, the URL's {@code socketTimeout} if any): a renewal that cannot finish within it
+     * fails with a connection error ({@code 08xxx}), and the holder must take the lease for lost once its expiry has
+     * passed. {@code fencing exec} gives each renewal the time left before it must stop its command. Opening a new
+     * connection (after a failure) is bounded by the driver's connect and login timeouts, not by {@code within}.
+     */
+    public Lease renew(Lease lease, Duration ttl, Duration within) throws SQLException {
         ResourceName.require(lease.resource());
         long ttlMillis = ttlMillis(ttl);
+        if (within == null || within.isNegative()) {
+            throw new IllegalArgumentException("within must be zero or positive, was " + within);
+        }
+        long boundMillis = within.isZero() ? 0 : Math.max(1, within.toMillis());
         return database.inTransaction(rows -> {
             long mark = rows.readMark(lease.resource());
             if (mark > lease.token()) {
@@ -210,7 +225,7 @@ public final class TokenIssuer implements AutoCloseable {
                 throw rows.lost(lease);
             }
             return new Lease(lease.resource(), lease.holder(), lease.token(), rows.readExpiry(lease.resource()));
-        });
+        }, boundMillis);
     }
 
     /** Frees the lease, keeping the issued mark; false when the holder no longer had it. */

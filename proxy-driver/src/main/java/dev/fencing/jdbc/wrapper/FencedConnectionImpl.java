@@ -186,6 +186,15 @@ public final class FencedConnectionImpl extends PassThroughConnection implements
         return execution;
     }
 
+    /**
+     * Runs one call of the caller's (a statement, a batch, a row change) with its query timeout (seconds, 0: none)
+     * bounding every statement the fence sends for it, the admission's locking read at a transaction's start
+     * included ({@link EpochGuard#withQueryTimeout}).
+     */
+    <T> T withQueryTimeout(int queryTimeout, dev.fencing.jdbc.guard.Admission.Work<T> call) throws SQLException {
+        return guard.withQueryTimeout(queryTimeout, call);
+    }
+
     @Override
     Connection raw() {
         return raw;

@@ -178,7 +178,7 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
     @Override
     public void addBatch() throws SQLException {
         Analysis analysisNow = analysisNow();
-        StatementRouter.Route inBatch = connection.router().routeInBatch(sql, analysisNow);
+        StatementRouter.Route inBatch = bounded(() -> connection.router().routeInBatch(sql, analysisNow));
         connection.router().beforeSending(analysisNow);
         PreparedStatement untouched = form(Form.UNTOUCHED);
         bindings.applyTo(untouched, index -> index);
@@ -201,8 +201,9 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
         PreparedStatement untouched = form(Form.UNTOUCHED);
         current = untouched;
         try {
-            return connection.execution().batch(batch, untouched.getQueryTimeout(), () -> large ? untouched.executeLargeBatch()
-                    : untouched.executeBatch());
+            int timeout = untouched.getQueryTimeout();
+            return connection.withQueryTimeout(timeout, () -> connection.execution().batch(batch, timeout,
+                    () -> large ? untouched.executeLargeBatch() : untouched.executeBatch()));
         } finally {
             batch.clear();
             untouched.clearBatch();
@@ -343,10 +344,13 @@ class FencedPreparedStatement extends FencedStatementBase implements PassThrough
         }
         Statement raw = current;
         Analysis text = connection.router().analyze(sql);
-        if (connection.router().route(sql, text) != StatementRouter.Route.GUARD) {
-            return exec.run(raw, sql, keys);
-        }
-        return connection.execution().afterLock(sql, text, raw.getQueryTimeout(), () -> exec.run(raw, sql, keys));
+        int timeout = raw.getQueryTimeout();
+        return connection.withQueryTimeout(timeout, () -> {
+            if (connection.router().route(sql, text) != StatementRouter.Route.GUARD) {
+                return exec.run(raw, sql, keys);
+            }
+            return connection.execution().afterLock(sql, text, timeout, () -> exec.run(raw, sql, keys));
+        });
     }
 
     /** Refused by the fence: a driver that queued the text would run it with the batch, unanalysed. */

@@ -41,26 +41,29 @@ final class FencedResultSet extends PassThroughResultSet {
 
     @Override
     public void insertRow() throws SQLException {
-        connection.execution().afterLock(ROW_CHANGE, null, queryTimeout(), () -> {
+        int timeout = queryTimeout();
+        connection.withQueryTimeout(timeout, () -> connection.execution().afterLock(ROW_CHANGE, null, timeout, () -> {
             delegate.insertRow();
             return Boolean.TRUE;
-        });
+        }));
     }
 
     @Override
     public void updateRow() throws SQLException {
-        connection.execution().afterLock(ROW_CHANGE, null, queryTimeout(), () -> {
+        int timeout = queryTimeout();
+        connection.withQueryTimeout(timeout, () -> connection.execution().afterLock(ROW_CHANGE, null, timeout, () -> {
             delegate.updateRow();
             return Boolean.TRUE;
-        });
+        }));
     }
 
     @Override
     public void deleteRow() throws SQLException {
-        connection.execution().afterLock(ROW_CHANGE, null, queryTimeout(), () -> {
+        int timeout = queryTimeout();
+        connection.withQueryTimeout(timeout, () -> connection.execution().afterLock(ROW_CHANGE, null, timeout, () -> {
             delegate.deleteRow();
             return Boolean.TRUE;
-        });
+        }));
     }
 
     @Override

@@ -29,16 +29,19 @@ final class FencedStatement extends FencedStatementBase {
     /** One execution: decided by the connection's router, run by its {@link FencedExecution}. */
     @Override
     Object runText(String sql, Exec exec, Keys keys) throws SQLException {
-        StatementRouter router = connection.router();
-        Analysis analysis = router.analyze(sql);
-        StatementRouter.Route route = router.route(sql, analysis, true);
-        return execute(route, sql, analysis, exec, connection.execution().text(delegate, sql, analysis, exec, keys));
+        return bounded(() -> {
+            StatementRouter router = connection.router();
+            Analysis analysis = router.analyze(sql);
+            StatementRouter.Route route = router.route(sql, analysis, true);
+            return execute(route, sql, analysis, exec,
+                    connection.execution().text(delegate, sql, analysis, exec, keys));
+        });
     }
 
     @Override
     public void addBatch(String sql) throws SQLException {
         Analysis analysis = connection.router().analyze(sql);
-        StatementRouter.Route route = connection.router().routeInBatch(sql, analysis);
+        StatementRouter.Route route = bounded(() -> connection.router().routeInBatch(sql, analysis));
         connection.router().beforeSending(analysis);
         delegate.addBatch(sql);
         batch.add(sql, analysis, route);
@@ -59,8 +62,9 @@ final class FencedStatement extends FencedStatementBase {
     Object runBatch(boolean large) throws SQLException {
         resultFromDatabase();
         try {
-            return connection.execution().batch(batch, delegate.getQueryTimeout(), () -> large ? delegate.executeLargeBatch()
-                    : delegate.executeBatch());
+            int timeout = delegate.getQueryTimeout();
+            return connection.withQueryTimeout(timeout, () -> connection.execution().batch(batch, timeout,
+                    () -> large ? delegate.executeLargeBatch() : delegate.executeBatch()));
         } finally {
             batch.clear();
             delegate.clearBatch();

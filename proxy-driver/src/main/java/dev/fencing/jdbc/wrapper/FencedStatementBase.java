@@ -33,12 +33,22 @@ abstract class FencedStatementBase extends PassThroughStatement {
                          FencedExecution.Send send) throws SQLException {
         resultFromDatabase();
         connection.router().beforeSending(analysis);
-        Object result = connection.execution().run(route, sql, analysis, exec, send);
+        Object result = bounded(() -> connection.execution().run(route, sql, analysis, exec, send));
         connection.router().afterSent(analysis);
         if (route == StatementRouter.Route.SETTING) {
             localCount = 0;
         }
         return result;
+    }
+
+    /**
+     * Runs {@code call} (a text's routing and execution, an {@code addBatch}) with this statement's query timeout
+     * bounding every statement the fence sends for it, the admission's locking read at a transaction's start included
+     * (routing admits the transaction a text starts, before its catalog questions). A prepared statement's routing
+     * at {@code prepareStatement} has no timeout yet: the connection's network timeout is its only bound.
+     */
+    final <T> T bounded(dev.fencing.jdbc.guard.Admission.Work<T> call) throws SQLException {
+        return connection.withQueryTimeout(getQueryTimeout(), call);
     }
 
     /**

@@ -97,6 +97,49 @@ class SettingsTest {
         assertEquals(List.of("audit_log", "notes"), settings.exemptTables().stream().map(t -> t.simpleName()).toList());
     }
 
+    /**
+     * Each setting is held under its own type, given once in {@code Settings}: for every setting of the table, given
+     * and defaulted, the value it holds is what the setting's parser makes of the text (so no setting reads another's
+     * field, and none is missing: {@code text} names every setting in a switch that must cover them all).
+     */
+    @Test
+    void everySettingHoldsWhatItsParserMakesGivenOrDefaulted() throws SQLException {
+        Map<FencingProperty, String> given = new java.util.EnumMap<>(FencingProperty.class);
+        given.put(FencingProperty.RESOURCE, "orders");
+        given.put(FencingProperty.TOKEN, "7");
+        given.put(FencingProperty.TOKEN_FILE, "/run/token");
+        given.put(FencingProperty.TOKEN_ENV, "MY_TOKEN");
+        given.put(FencingProperty.RESOURCE_ENV, "MY_RESOURCE");
+        given.put(FencingProperty.TOKEN_SOURCE, "com.example.Tokens");
+        given.put(FencingProperty.TABLE, "ops.epochs");
+        given.put(FencingProperty.SCHEMA, "create");
+        given.put(FencingProperty.GUARD, "session");
+        given.put(FencingProperty.UNWRAP, "allow");
+        given.put(FencingProperty.CACHE_SIZE, "12");
+        given.put(FencingProperty.LEASE_TABLE, "ops.leases");
+        given.put(FencingProperty.ISSUER_CHECK, "off");
+        given.put(FencingProperty.RESOURCES, "any");
+        given.put(FencingProperty.MODE, "audit");
+        given.put(FencingProperty.AUDIT_FILE, "/tmp/audit.json");
+        given.put(FencingProperty.EXEMPT, "audit_log,ops.notes");
+        assertEquals(FencingProperty.values().length, given.size(), "a value for every setting");
+        Properties all = new Properties();
+        given.forEach((property, text) -> all.setProperty(property.getName(), text));
+        Settings settings = Settings.parse("jdbc:fencing:h2:mem:x", all);
+        Settings defaults = Settings.parse("jdbc:fencing:h2:mem:x", new Properties());
+        for (FencingProperty property : FencingProperty.values()) {
+            Object parsed = property.parse(given.get(property));
+            assertEquals(String.valueOf(parsed), settings.text(property), property.getName());
+            Object byDefault = property.parse(null);
+            assertEquals(byDefault == null ? null : byDefault.toString(), defaults.text(property), property.getName());
+        }
+        assertEquals("orders", settings.resource());
+        assertEquals("epochs", settings.epochTable().simpleName());
+        assertEquals(java.nio.file.Path.of("/tmp/audit.json"), settings.auditFile());
+        assertFalse(settings.declaredResourcesOnly());
+        assertTrue(defaults.declaredResourcesOnly());
+    }
+
     @Test
     void aSettingGivenTwiceInTheUrlIsRefusedInEitherForm_C6() {
         assertTrue(configurationError("jdbc:fencing:h2:mem:x;fencing.token=1;FENCING.TOKEN=2", null)

@@ -1,5 +1,6 @@
 package dev.fencing.jdbc.issuer;
 
+import dev.fencing.jdbc.FaultProxy;
 import dev.fencing.jdbc.FencingSqlState;
 import dev.fencing.jdbc.TestDatabase;
 import dev.fencing.jdbc.cli.FencingCli;
@@ -54,18 +55,18 @@ abstract class ExecProcessTest {
     @Test
     void overlappingRunsOfTheSameJobSecondFailsOrWaits_C7() throws Exception {
         Path stop = dir.resolve("stop");
-        Process first = start(dir.resolve("first.err"), exec("--ttl", "3s", "--", "sh", "-c",
+        Process first = start(dir.resolve("first.err"), exec("--ttl", "10s", "--", "sh", "-c",
                 "while [ ! -e '" + stop + "' ]; do sleep 0.05; done"));
         try {
             await(() -> holderOf(resource) != null, "the first run holds the lease");
             long firstToken = db.issued(resource);
 
-            Result refused = cli(exec("--ttl", "3s", "--", "sh", "-c", "exit 0"));
+            Result refused = cli(exec("--ttl", "10s", "--", "sh", "-c", "exit 0"));
             assertEquals(75, refused.code, refused.err);
             assertTrue(refused.err.contains("is held by"), refused.err);
 
             Path tokenFile = dir.resolve("token");
-            CompletableFuture<Result> waiting = CompletableFuture.supplyAsync(() -> cli(exec("--ttl", "3s",
+            CompletableFuture<Result> waiting = CompletableFuture.supplyAsync(() -> cli(exec("--ttl", "10s",
                     "--wait", "30s", "--", "sh", "-c", "echo $FENCING_TOKEN $FENCING_RESOURCE > '" + tokenFile
                             + "'; exit 7")));
             Thread.sleep(300);
@@ -87,11 +88,11 @@ abstract class ExecProcessTest {
         // PID 1 on a host of the same name.
         Path stop = dir.resolve("stop");
         Path tokens = dir.resolve("tokens");
-        CompletableFuture<Result> first = CompletableFuture.supplyAsync(() -> cli(exec("--ttl", "3s", "--", "sh",
+        CompletableFuture<Result> first = CompletableFuture.supplyAsync(() -> cli(exec("--ttl", "10s", "--", "sh",
                 "-c", "echo $FENCING_TOKEN >> '" + tokens + "'; while [ ! -e '" + stop + "' ]; do sleep 0.05; done")));
         try {
             await(() -> holderOf(resource) != null, "the first run holds the lease");
-            Result second = cli(exec("--ttl", "3s", "--", "sh", "-c", "echo $FENCING_TOKEN >> '" + tokens + "'"));
+            Result second = cli(exec("--ttl", "10s", "--", "sh", "-c", "echo $FENCING_TOKEN >> '" + tokens + "'"));
             assertEquals(75, second.code, "the second run is another holder: " + second.err);
         } finally {
             Files.write(stop, new byte[0]);
@@ -105,11 +106,11 @@ abstract class ExecProcessTest {
         assumeTrue(PID_NAMESPACES, "unshare -p -f --mount-proc is not allowed here");
         Path stop = dir.resolve("stop");
         Path tokens = dir.resolve("tokens");
-        Process first = startInPidNamespace(dir.resolve("first.err"), exec("--ttl", "3s", "--", "sh", "-c",
+        Process first = startInPidNamespace(dir.resolve("first.err"), exec("--ttl", "10s", "--", "sh", "-c",
                 "echo $FENCING_TOKEN >> '" + tokens + "'; while [ ! -e '" + stop + "' ]; do sleep 0.05; done"));
         try {
             await(() -> holderOf(resource) != null, "the first run holds the lease");
-            Process second = startInPidNamespace(dir.resolve("second.err"), exec("--ttl", "3s", "--", "sh", "-c",
+            Process second = startInPidNamespace(dir.resolve("second.err"), exec("--ttl", "10s", "--", "sh", "-c",
                     "echo $FENCING_TOKEN >> '" + tokens + "'"));
             assertTrue(second.waitFor(60, TimeUnit.SECONDS));
             assertEquals(75, second.exitValue(), Files.readString(dir.resolve("second.err")));
@@ -214,7 +215,7 @@ abstract class ExecProcessTest {
     @Test
     void jobOutlivingAPausedRenewalCannotWriteAfterTheNewOwnersFirstWrite_C7() throws Exception {
         Path log = dir.resolve("job.log");
-        Process exec = start(dir.resolve("exec.err"), exec("--ttl", "1s", "--renew-every", "200ms", "--",
+        Process exec = start(dir.resolve("exec.err"), exec("--ttl", "3s", "--renew-every", "200ms", "--",
                 job(log, 0)));
         try {
             await(() -> count(log, "ok ") >= 2, "the job writes with its token");
@@ -239,6 +240,48 @@ abstract class ExecProcessTest {
         } finally {
             signal("CONT", exec.pid());
             exec.destroyForcibly();
+        }
+    }
+
+    /**
+     * The network between {@code fencing exec} and its database stops answering while the job runs (a partition TCP
+     * rides out: nothing is lost and nothing arrives), and exec's URL has no {@code socketTimeout}: each renewal is
+     * bounded by the time left before the lease ends, so exec stops the job and exits 76 instead of hanging in a
+     * renewal (before this it hung for as long as the network did, and the job ran on). The database is the judge of
+     * when the lease ended: nothing renewed it after the network stopped, and exec returned (its job gone) at that
+     * end, give or take the job's grace period, not long before it and not later.
+     */
+    @Test
+    void renewalThatHangsStopsTheJobWhenTheLeaseEnds_C7() throws Exception {
+        assumeTrue(!db.raw.startsWith("jdbc:h2:"), "an embedded H2 has no network between exec and the database");
+        Path log = dir.resolve("job.log");
+        try (FaultProxy proxy = FaultProxy.to(db.raw)) {
+            List<String> args = new ArrayList<>(List.of("exec", "--url", TestDatabase.fenced(proxy.url(db.raw),
+                    "fencing.table=" + db.epoch, "fencing.lease.table=" + db.lease), "--resource", resource,
+                    "--holder", "test", "--ttl", "6s", "--renew-every", "200ms", "--grace", "1s", "--"));
+            args.addAll(List.of(job(log, 0)));
+            CompletableFuture<Result> run = CompletableFuture.supplyAsync(() -> cli(args));
+            await(() -> count(log, "ok ") >= 2, "the job writes with its token");
+            FaultProxy.Link link = proxy.last(); // exec's issuer connection: the job connects straight to the server
+            link.hold();
+            long held = System.nanoTime();
+            Result result = run.get(30, TimeUnit.SECONDS);
+            java.time.Instant returned = java.time.Instant.now(); // the job is gone: exec returns after it stopped
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - held);
+            LeaseStatus lease = statusOf(resource);
+            assertEquals(76, result.code, result.err);
+            assertTrue(result.err.contains("lost: not renewed before it ended"), result.err);
+            java.time.Instant end = lease.expiresAt();
+            assertTrue(lease.holder().startsWith("test/") && returned.isAfter(end.minusSeconds(2))
+                            && returned.isBefore(end.plusSeconds(5)),
+                    "exec returned at " + returned + ", at the lease's end as the database recorded it (grace 1 s): "
+                            + lease + "; exec took " + tookMs + " ms after the network stopped");
+            assertTrue(tookMs >= 3_000, "the renewals had until the lease's end, 6 s after the last one that got"
+                    + " through; exec gave up after " + tookMs + " ms");
+            int lines = lines(log).size();
+            Thread.sleep(300);
+            assertEquals(lines, lines(log).size(), "nothing of the job runs any more");
+            link.reset();
         }
     }
 
@@ -426,9 +469,14 @@ abstract class ExecProcessTest {
     }
 
     private String holderOf(String name) {
+        LeaseStatus status = statusOf(name);
+        return status == null ? null : status.holder();
+    }
+
+    /** The lease of {@code name} as the database has it (liveness by the database's clock), or {@code null}. */
+    private LeaseStatus statusOf(String name) {
         try (TokenIssuer issuer = db.issuer()) {
-            return issuer.status().stream().filter(s -> s.resource().equals(name)).findFirst()
-                    .map(LeaseStatus::holder).orElse(null);
+            return issuer.status().stream().filter(s -> s.resource().equals(name)).findFirst().orElse(null);
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

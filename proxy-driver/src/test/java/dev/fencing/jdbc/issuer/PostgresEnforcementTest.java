@@ -87,7 +87,7 @@ class PostgresEnforcementTest {
                 "INSERT INTO " + data + " VALUES ('old', current_setting('fencing.token')::bigint, 2);");
         Path oldLog = dir.resolve("old.log");
         List<String> command = ExecProcessTest.javaCommand(FencingCli.class.getName(), withDb("exec", "--resource",
-                resource, "--ttl", "2s", "--", "psql", "-X", "-v", "ON_ERROR_STOP=1", "-v", "VERBOSITY=verbose", "-f",
+                resource, "--ttl", "5s", "--", "psql", "-X", "-v", "ON_ERROR_STOP=1", "-v", "VERBOSITY=verbose", "-f",
                 oldJob.toString()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(oldLog.toFile());
         psqlEnvironment(builder.environment());
