@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -271,8 +272,39 @@ final class SessionFence {
     }
 
     private Outcome registerMariaDb(String resource, long token) throws SQLException {
+        return registerWith(resource, token, maria.lockMark(), List.of(new Write(maria.register(), true)),
+                maria.registered(), probe.connectedThreadId(), "ProxySQL or MaxScale");
+    }
+
+    /** {@code statement} with the query timeout of the caller's call under way. */
+    private PreparedStatement timed(PreparedStatement statement) throws SQLException {
+        statement.setQueryTimeout(queryTimeout.getAsInt());
+        return statement;
+    }
+
+    private Outcome register(String resource, long token) throws SQLException {
+        try (PreparedStatement wait = timed(raw.prepareStatement(SessionFenceSql.LOCK_WAIT))) {
+            wait.executeQuery().close();
+        }
+        return registerWith(resource, token, sql.lockMark(), List.of(new Write(sql.bumpGeneration(), false),
+                new Write(sql.register(), true)), sql.registered(), probe.connectedBackendPid(),
+                "PgBouncer in transaction mode");
+    }
+
+    /** A statement of a registration: parameter 1 the resource, and 2 the token when {@code withToken}. */
+    private record Write(String sql, boolean withToken) {
+    }
+
+    /**
+     * The registration both databases share, in the transaction the caller opened: the epoch row's locking read
+     * ({@code lockMark}), the {@code writes} when the mark is the token, then the server's own word on which session
+     * the row names and at which token ({@code registered}), which must be the session this connection was opened to
+     * ({@code connectedId}: a proxy that shares server sessions, such as {@code proxy}, is refused).
+     */
+    private Outcome registerWith(String resource, long token, String lockMark, List<Write> writes, String registered,
+                                 long connectedId, String proxy) throws SQLException {
         long mark;
-        try (PreparedStatement lock = timed(raw.prepareStatement(maria.lockMark()))) {
+        try (PreparedStatement lock = timed(raw.prepareStatement(lockMark))) {
             lock.setString(1, resource);
             lock.execute(); // MySQL Connector/J's executeQuery refuses a SET STATEMENT ... FOR SELECT
             try (ResultSet rs = lock.getResultSet()) {
@@ -288,14 +320,18 @@ final class SessionFence {
         if (mark < token) {
             return Outcome.BEHIND;
         }
-        try (PreparedStatement insert = timed(raw.prepareStatement(maria.register()))) {
-            insert.setString(1, resource);
-            insert.setLong(2, token);
-            insert.executeUpdate();
+        for (Write write : writes) {
+            try (PreparedStatement statement = timed(raw.prepareStatement(write.sql()))) {
+                statement.setString(1, resource);
+                if (write.withToken()) {
+                    statement.setLong(2, token);
+                }
+                statement.executeUpdate();
+            }
         }
         long serverId;
         long held;
-        try (PreparedStatement check = timed(raw.prepareStatement(maria.registered()))) {
+        try (PreparedStatement check = timed(raw.prepareStatement(registered))) {
             check.setString(1, resource);
             try (ResultSet rs = check.executeQuery()) {
                 rs.next();
@@ -306,77 +342,13 @@ final class SessionFence {
                 }
             }
         }
-        long connectedId = probe.connectedThreadId();
         if (connectedId != serverId) {
             throw new SQLException("fencing: " + FencingProperty.GUARD.getName() + "=session needs one server session per"
-                    + " connection, but " + (connectedId == 0 ? "the connector does not say which server session it"
+                    + " connection, but " + (connectedId == 0 ? "the driver does not say which server session it"
                     + " connected to" : "this connection was opened to server session " + connectedId) + " and its"
                     + " statements run in session " + serverId + " (a proxy that shares server sessions between clients,"
-                    + " such as ProxySQL or MaxScale?). Use " + FencingProperty.GUARD.getName() + "=statement with such a"
+                    + " such as " + proxy + "?). Use " + FencingProperty.GUARD.getName() + "=statement with such a"
                     + " proxy", FencingSqlState.CONFIGURATION);
-        }
-        if (held != token) {
-            throw Refusals.registrationMismatch(resource, held, token);
-        }
-        return Outcome.REGISTERED;
-    }
-
-    /** {@code statement} with the query timeout of the caller's call under way. */
-    private PreparedStatement timed(PreparedStatement statement) throws SQLException {
-        statement.setQueryTimeout(queryTimeout.getAsInt());
-        return statement;
-    }
-
-    private Outcome register(String resource, long token) throws SQLException {
-        try (PreparedStatement wait = timed(raw.prepareStatement(SessionFenceSql.LOCK_WAIT))) {
-            wait.executeQuery().close();
-        }
-        long mark;
-        try (PreparedStatement lock = timed(raw.prepareStatement(sql.lockMark()))) {
-            lock.setString(1, resource);
-            try (ResultSet rs = lock.executeQuery()) {
-                if (!rs.next()) {
-                    return Outcome.BEHIND;
-                }
-                mark = rs.getLong(1);
-            }
-        }
-        if (mark > token) {
-            throw Refusals.stale(resource, token, mark);
-        }
-        if (mark < token) {
-            return Outcome.BEHIND;
-        }
-        try (PreparedStatement bump = timed(raw.prepareStatement(sql.bumpGeneration()))) {
-            bump.setString(1, resource);
-            bump.executeUpdate();
-        }
-        try (PreparedStatement insert = timed(raw.prepareStatement(sql.register()))) {
-            insert.setString(1, resource);
-            insert.setLong(2, token);
-            insert.executeUpdate();
-        }
-        int serverPid;
-        long held;
-        try (PreparedStatement check = timed(raw.prepareStatement(sql.registered()))) {
-            check.setString(1, resource);
-            try (ResultSet rs = check.executeQuery()) {
-                rs.next();
-                serverPid = rs.getInt(1);
-                held = rs.getLong(2);
-                if (rs.wasNull()) {
-                    held = -1;
-                }
-            }
-        }
-        int connectedPid = probe.connectedBackendPid();
-        if (connectedPid != serverPid) {
-            throw new SQLException("fencing: " + FencingProperty.GUARD.getName() + "=session needs one server session per connection,"
-                    + " but " + (connectedPid == 0 ? "the PostgreSQL driver does not say which server process it"
-                    + " connected to" : "this connection was opened to server process " + connectedPid) + " and its"
-                    + " statements run in process " + serverPid + " (a proxy that shares server sessions between clients, such as"
-                    + " PgBouncer in transaction mode?). Use " + FencingProperty.GUARD.getName() + "=statement with such a proxy",
-                    FencingSqlState.CONFIGURATION);
         }
         if (held != token) {
             throw Refusals.registrationMismatch(resource, held, token);
