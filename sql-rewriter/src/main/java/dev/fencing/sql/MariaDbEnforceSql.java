@@ -96,7 +96,7 @@ public final class MariaDbEnforceSql {
                 + "    SET claimed = CAST(SUBSTRING_INDEX(SUBSTRING(CAST(" + GUARD_VARIABLE + " AS BINARY), pos + LENGTH(k)),"
                 + " ',', 1) AS CHAR), src = '" + GUARD_VARIABLE + "';\n"
                 + "  ELSEIF CAST(" + RESOURCE_VARIABLE + " AS BINARY) = res THEN\n"
-                + "    SET claimed = TRIM(CAST(" + TOKEN_VARIABLE + " AS CHAR)), src = '" + TOKEN_VARIABLE + "';\n"
+                + "    SET claimed = CAST(" + TOKEN_VARIABLE + " AS CHAR), src = '" + TOKEN_VARIABLE + "';\n"
                 + "  END IF;\n"
                 + "  IF claimed IS NULL OR claimed = '' THEN\n"
                 + "    SET msg = " + noToken + ";\n"
