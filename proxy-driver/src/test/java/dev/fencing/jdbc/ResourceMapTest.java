@@ -447,6 +447,12 @@ abstract class ResourceMapTest {
         } finally {
             pool.shutdownNow();
         }
+        if (guard().equals("session") && raw.startsWith("jdbc:mariadb:")) {
+            // a registered MariaDB session sends an auto-commit batch untouched, and the server commits each statement
+            // (as through the raw driver): an epoch change may end the session between the two, after the first
+            // committed under its then current token. Only the guard's own transaction makes the batch atomic.
+            return;
+        }
         try (Connection check = DriverManager.getConnection(raw); Statement s = check.createStatement();
              ResultSet rs = s.executeQuery("SELECT (SELECT v FROM " + billing + ") - (SELECT v FROM " + reports + ")")) {
             rs.next();
