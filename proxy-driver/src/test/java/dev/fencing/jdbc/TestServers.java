@@ -234,6 +234,11 @@ final class TestServers {
             builder.addFileArgument("--datadir", configuration.getDataDir());
             builder.addFileArgument("--basedir", configuration.getBaseDir());
             builder.addArgument("--no-defaults");
+            // The bootstrap server clears every "#sql*" file in its temporary directory at start, by default /tmp,
+            // where the machine's own MariaDB keeps the files of the temporary tables it is using (seen in CI as
+            // "Error on delete of '/tmp/#sql-temptable-...'" in another module's suite): give it the embedded one's.
+            builder.addFileArgument("--tmpdir", configuration.getTmpDir());
+            builder.getEnvironment().put("TMPDIR", configuration.getTmpDir().getAbsolutePath());
             builder.addArgument("--force");
             builder.addArgument("--skip-name-resolve");
             builder.addArgument("--auth-root-authentication-method=normal");

@@ -86,9 +86,9 @@ final class MariaDbTwins implements Twins {
     }
 
     /**
-     * The observer's reading, tried up to three times: the server's own temporary files for
-     * {@code information_schema} queries have been seen to fail under load ("Error on delete of '/tmp/#sql-temptable
-     * ...'"), which says nothing about the statement under test.
+     * The observer's reading, tried up to three times. "Error on delete of '/tmp/#sql-temptable...'" here was
+     * another suite's embedded MariaDB clearing the shared /tmp at its start (TestServers now gives it its own);
+     * the retries stay for any other server-side hiccup, which says nothing about the statement under test.
      */
     @Override
     public Map<String, ObjectState> snapshot(boolean fencedSide) throws SQLException {
