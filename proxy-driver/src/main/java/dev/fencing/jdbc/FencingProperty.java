@@ -245,7 +245,7 @@ public enum FencingProperty {
         private Parsers() {
         }
 
-        /** Checked where it is used (a token is refused per mutation, not per connection). */
+        /** Kept as given: {@link dev.fencing.jdbc.config.Settings} checks a token with the one token rule. */
         static Object asGiven(FencingProperty property, String text) {
             return text;
         }

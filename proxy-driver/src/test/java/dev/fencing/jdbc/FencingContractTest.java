@@ -124,8 +124,14 @@ abstract class FencingContractTest {
     @Test
     void malformedTokensAreRefusedAndChangeNothing_C1() throws Exception {
         for (String bad : new String[] {"0", "-1", "abc", "1.5", "true", "", "  ", "99999999999999999999", "+5", "0x10"}) {
-            try (Connection c = fenced("fencing.token=" + URLEncoder.encode(bad, StandardCharsets.UTF_8))) {
-                refused(FencingSqlState.INVALID_TOKEN, () -> update(c, 1, 999));
+            // A static token in the URL is checked when the connection is opened (the newcomer's complaint of
+            // issue 27: it used to open and then refuse each write).
+            SQLException atConnect = assertThrows(SQLException.class,
+                    () -> fenced("fencing.token=" + URLEncoder.encode(bad, StandardCharsets.UTF_8)).close(), bad);
+            assertEquals(FencingSqlState.INVALID_TOKEN, atConnect.getSQLState(), atConnect.getMessage());
+            assertTrue(atConnect.getMessage().contains("fencing.token setting")
+                    && atConnect.getMessage().contains("not opened"), atConnect.getMessage());
+            try (Connection c = fenced()) {
                 assertThrows(SQLException.class, () -> c.setClientInfo("fencing.token", bad), bad);
                 try (Statement s = c.createStatement()) {
                     FencingRefusedException e = refused(FencingSqlState.INVALID_TOKEN,

@@ -89,6 +89,16 @@ public final class Refusals {
                 resource, 0, -1);
     }
 
+    /**
+     * A static token setting ({@code fencing.token}) that is not a token: refused when the connection is opened, so
+     * the mistake shows at once rather than at the first write.
+     */
+    public static SQLException invalidTokenSetting(String setting, String value) {
+        return new SQLException("fencing: invalid token " + quote(value) + " in the " + setting + " setting: a token"
+                + " is a positive 64-bit integer (decimal digits only); the connection was not opened",
+                FencingSqlState.INVALID_TOKEN);
+    }
+
     /** {@code highWaterMark} is negative when the guard could not say it (the mark is above the token). */
     public static FencingRefusedException stale(String resource, long token, long highWaterMark) {
         return new FencingRefusedException("fencing: stale token " + token + " for resource '" + resource

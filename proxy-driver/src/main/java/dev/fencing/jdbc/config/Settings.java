@@ -34,6 +34,8 @@ public final class Settings {
     // given here once, in the constructor ({@link #value}); null where the setting is unset and has no default.
     private final String resource;
     private final String token;
+    /** {@code fencing.token} as a number, 0 when not set; an invalid one fails the connect. */
+    private final long staticToken;
     private final String tokenFile;
     private final String tokenEnv;
     private final String resourceEnv;
@@ -56,6 +58,10 @@ public final class Settings {
         this.values = values;
         resource = value(FencingProperty.RESOURCE, String.class);
         token = value(FencingProperty.TOKEN, String.class);
+        staticToken = token == null ? 0 : TokenText.parse(token);
+        if (staticToken < 0) {
+            throw dev.fencing.jdbc.audit.Refusals.invalidTokenSetting(FencingProperty.TOKEN.getName(), token);
+        }
         tokenFile = value(FencingProperty.TOKEN_FILE, String.class);
         tokenEnv = value(FencingProperty.TOKEN_ENV, String.class);
         resourceEnv = value(FencingProperty.RESOURCE_ENV, String.class);
@@ -322,6 +328,11 @@ public final class Settings {
             case EXEMPT -> values.containsKey(FencingProperty.EXEMPT.getName()) ? exempt : null;
         };
         return value == null ? null : value.toString();
+    }
+
+    /** The static token ({@code fencing.token}), checked at connect; 0 when not set. */
+    public long staticToken() {
+        return staticToken;
     }
 
     /** The configured {@code fencing.resource}, or {@code null}. */

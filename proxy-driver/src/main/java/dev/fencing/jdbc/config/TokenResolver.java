@@ -158,9 +158,8 @@ public final class TokenResolver {
         if (connectionToken > 0) {
             return connectionToken;
         }
-        String configured = settings.text(FencingProperty.TOKEN);
-        if (configured != null) {
-            return valid(resource, FencingProperty.TOKEN.getName() + " setting", configured);
+        if (settings.staticToken() > 0) {
+            return settings.staticToken();
         }
         if (tokenFile != null) {
             return fromFile(resource);

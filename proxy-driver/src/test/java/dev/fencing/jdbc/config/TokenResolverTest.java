@@ -121,8 +121,8 @@ class TokenResolverTest {
         assertEquals(5, resolver.token("default"), "the refused values left the token as it was");
         assertThrows(SQLException.class, () -> resolver.setConnectionResource("x".repeat(201), "setClientInfo"));
         assertEquals("default", resolver.resource());
-        assertEquals(FencingSqlState.INVALID_TOKEN, assertThrows(FencingRefusedException.class,
-                () -> resolver("fencing.token=1.5").token("default")).getSQLState());
+        SQLException atConnect = assertThrows(SQLException.class, () -> resolver("fencing.token=1.5"));
+        assertEquals(FencingSqlState.INVALID_TOKEN, atConnect.getSQLState(), "the settings refuse it, before any use");
     }
 
     @Test
