@@ -279,7 +279,7 @@ final class ExecCommand implements Callable<Integer> {
     private static void releaseOthers(TokenIssuer issuer, List<Lease> leases, LeaseLostException lost,
                                       PrintWriter err) {
         for (Lease lease : leases) {
-            if (lost.getMessage() == null || !lost.getMessage().contains("'" + lease.resource() + "'")) {
+            if (!lease.resource().equals(lost.resource())) {
                 releaseQuietly(issuer, lease, err);
             }
         }

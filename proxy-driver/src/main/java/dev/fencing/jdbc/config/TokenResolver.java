@@ -329,11 +329,7 @@ public final class TokenResolver {
             resourceTokens.remove(name);
             return;
         }
-        long token = TokenText.parse(text);
-        if (token < 0) {
-            throw Refusals.invalidToken(name, source, text);
-        }
-        resourceTokens.put(name, token);
+        resourceTokens.put(name, valid(name, source, text));
         forgotten = false;
     }
 

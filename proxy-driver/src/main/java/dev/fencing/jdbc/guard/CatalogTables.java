@@ -32,6 +32,8 @@ final class CatalogTables {
      * epoch table is known.
      */
     private final String fenceTrigger;
+    /** The PostgreSQL look-up with this fence's triggers excluded, built once per connection, not per name. */
+    private final String postgresLookUp;
 
     CatalogTables(Connection raw, Dialect dialect) {
         this(raw, dialect, null);
@@ -42,6 +44,11 @@ final class CatalogTables {
         this.raw = raw;
         this.dialect = dialect;
         this.fenceTrigger = epochTable == null ? "FALSE" : fenceTrigger(dialect, epochTable);
+        this.postgresLookUp = dialect != Dialect.POSTGRESQL ? null : "SELECT n.nspname, c.relname, c.relkind,"
+                + " EXISTS (SELECT 1 FROM pg_catalog.pg_inherits i WHERE i.inhparent = c.oid), c.relhasrules, "
+                + PG_RUNS_CODE.replace("%1$s", fenceTrigger)
+                + " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+                + " WHERE c.oid = pg_catalog.to_regclass(?)";
     }
 
     private static String fenceTrigger(Dialect dialect, dev.fencing.sql.EpochTable epochTable) {
@@ -135,12 +142,7 @@ final class CatalogTables {
 
     /** {@code to_regclass} reads the name as the server's parser would, with this session's search_path. */
     private Resolved lookUpPostgres(String name) throws SQLException {
-        String sql = "SELECT n.nspname, c.relname, c.relkind,"
-                + " EXISTS (SELECT 1 FROM pg_catalog.pg_inherits i WHERE i.inhparent = c.oid), c.relhasrules, "
-                + PG_RUNS_CODE.replace("%1$s", fenceTrigger)
-                + " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
-                + " WHERE c.oid = pg_catalog.to_regclass(?)";
-        try (PreparedStatement ps = raw.prepareStatement(sql)) {
+        try (PreparedStatement ps = raw.prepareStatement(postgresLookUp)) {
             ps.setString(1, name);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {

@@ -90,14 +90,20 @@ public final class ResourceMap {
             }
         }
         warnWhenWritable(raw, sql);
-        if (!missing.isEmpty() && WARNED.add("missing " + sql.table() + " " + missing)) {
+        if (!missing.isEmpty() && MISSING_WARNED.size() < MAX_REMEMBERED
+                && MISSING_WARNED.add(sql.table() + " " + missing)) {
             dev.fencing.jdbc.audit.FenceMetrics.mappedTablesMissing(sql.table(), missing.toString());
         }
         return new ResourceMap(raw, sql, new CatalogTables(raw, dialect, epochTable), mapped, missing);
     }
 
-    /** Tables and roles already warned about in this JVM: one line each, not one per connection. */
-    private static final Set<String> WARNED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Resource tables and their missing mapped tables already warned about in this JVM: one line each. */
+    private static final Set<String> MISSING_WARNED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /**
+     * Resource tables and users whose write privilege was already checked in this JVM (warned or not): one catalog
+     * query per table and user, not one per connection.
+     */
+    private static final Set<String> WRITABLE_CHECKED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * Logs a warning, once per JVM, table and role, when the connection's role may change the resource table: the
@@ -105,11 +111,12 @@ public final class ResourceMap {
      */
     private static void warnWhenWritable(Connection raw, ResourceTableSql sql) throws SQLException {
         String query = sql.writable();
-        if (query == null || WARNED.size() > MAX_REMEMBERED) {
+        if (query == null || WRITABLE_CHECKED.size() >= MAX_REMEMBERED
+                || !WRITABLE_CHECKED.add(sql.table() + " " + raw.getMetaData().getUserName())) {
             return;
         }
         try (Statement s = raw.createStatement(); ResultSet rs = s.executeQuery(query)) {
-            if (rs.next() && rs.getBoolean(2) && WARNED.add(sql.table() + " " + rs.getString(1))) {
+            if (rs.next() && rs.getBoolean(2)) {
                 dev.fencing.jdbc.audit.FenceMetrics.resourceTableWritable(sql.table(), rs.getString(1));
             }
         }

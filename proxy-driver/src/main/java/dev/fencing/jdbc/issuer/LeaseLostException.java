@@ -6,7 +6,15 @@ import java.sql.SQLException;
 public final class LeaseLostException extends SQLException {
     private static final long serialVersionUID = 1L;
 
-    LeaseLostException(String message) {
+    private final String resource;
+
+    LeaseLostException(String resource, String message) {
         super(message);
+        this.resource = resource;
+    }
+
+    /** The resource whose lease was lost. */
+    public String resource() {
+        return resource;
     }
 }

@@ -124,8 +124,8 @@ final class LeaseRows {
         String now = row == null ? "it has no lease row"
                 : row.holder() == null ? "it was released (issued mark " + row.issued() + ")"
                 : "it is held by '" + row.holder() + "' with token " + row.issued();
-        return new LeaseLostException("fencing: lease of '" + lease.holder() + "' on '" + lease.resource()
-                + "' with token " + lease.token() + " is lost: " + now);
+        return new LeaseLostException(lease.resource(), "fencing: lease of '" + lease.holder() + "' on '"
+                + lease.resource() + "' with token " + lease.token() + " is lost: " + now);
     }
 
     /** Immediate revocation: raises the resource's high-water mark to {@code token} in this transaction. */

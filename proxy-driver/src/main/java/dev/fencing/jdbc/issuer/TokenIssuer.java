@@ -205,7 +205,7 @@ public final class TokenIssuer implements AutoCloseable {
         return database.inTransaction(rows -> {
             long mark = rows.readMark(lease.resource());
             if (mark > lease.token()) {
-                throw new LeaseLostException("fencing: lease on '" + lease.resource() + "' lost: the resource has"
+                throw new LeaseLostException(lease.resource(), "fencing: lease on '" + lease.resource() + "' lost: the resource has"
                         + " accepted token " + mark + ", newer than " + lease.token());
             }
             // The extension commits on its own, as one statement: a holder paused (GC, SIGSTOP) between two
