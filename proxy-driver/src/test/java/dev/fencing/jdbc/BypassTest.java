@@ -44,6 +44,20 @@ abstract class BypassTest {
     /** Who tries the mutation. */
     enum Attacker { NO_TOKEN, STALE_TOKEN, MALFORMED_TOKEN, CURRENT_TOKEN }
 
+    /** A token file holding a malformed token, for {@link Attacker#MALFORMED_TOKEN}. */
+    private static final String MALFORMED_TOKEN_FILE = malformedTokenFile();
+
+    private static String malformedTokenFile() {
+        try {
+            java.nio.file.Path file = java.nio.file.Files.createTempFile("fencing-malformed", ".token");
+            java.nio.file.Files.writeString(file, "1x");
+            file.toFile().deleteOnExit();
+            return file.toString();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** How a path must be refused. */
     enum Expect {
         /** Guarded: refused for a missing, malformed or stale token. */
@@ -207,7 +221,9 @@ abstract class BypassTest {
                 settings.add("fencing.token=" + (HIGH_WATER_MARK - 2));
                 break;
             case MALFORMED_TOKEN:
-                settings.add("fencing.token=1x");
+                // a malformed static setting fails the connect itself (TokenResolverTest): here the token comes
+                // from a source read at every mutation, a file holding "1x"
+                settings.add("fencing.token.file=" + MALFORMED_TOKEN_FILE);
                 break;
             case CURRENT_TOKEN:
                 settings.add("fencing.token=" + HIGH_WATER_MARK);

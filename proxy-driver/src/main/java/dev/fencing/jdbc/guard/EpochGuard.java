@@ -704,14 +704,16 @@ public final class EpochGuard {
      * again ({@link MariaDbHandOver}); whether a row was raised.
      */
     private boolean raiseEndingSessions(String resource, long token) throws SQLException {
+        long giveUpAt = System.nanoTime() + RAISE_RETRY_NANOS;
         for (int attempt = 1; ; attempt++) {
             try {
                 return raiseOnce(resource, token);
             } catch (SQLException refused) {
                 // the trigger refused the raise for a live session below it, or its clean-up found one still listed
-                // (a session the hand-over ended that the server still lists: found by CI under load): end them
-                // again and raise again, a bounded number of times; a refused raise writes nothing
-                if (sql.dialect() != dev.fencing.sql.Dialect.MARIADB || attempt > RAISE_ATTEMPTS
+                // (a session the hand-over ended that the server still lists: found by CI under load, where 20
+                // tries in about 2 s were not enough either): end them again and raise again, for a bounded time;
+                // a refused raise writes nothing
+                if (sql.dialect() != dev.fencing.sql.Dialect.MARIADB || System.nanoTime() - giveUpAt > 0
                         || !MariaDbHandOver.refusedForLiveSession(refused) && !MariaDbHandOver.liveRowKept(refused)) {
                     throw refused;
                 }
@@ -719,7 +721,7 @@ public final class EpochGuard {
                     MariaDbHandOver.endSessionsBelow(raw, new MariaDbSessionFenceSql(sql.epochTable()), resource, token,
                             refused);
                 } else {
-                    pause(10L * attempt); // an ended session the server still lists: it leaves the list shortly
+                    pause(Math.min(10L * attempt, 100)); // an ended session still listed leaves the list shortly
                 }
             }
         }
@@ -735,8 +737,12 @@ public final class EpochGuard {
         }
     }
 
-    /** How often a MariaDB raise is tried again after ending the sessions registered below it. */
-    private static final int RAISE_ATTEMPTS = 20;
+    /**
+     * How long a MariaDB raise is tried again after ending the sessions registered below it: as long as the
+     * PostgreSQL hand-over waits for the sessions it ended.
+     */
+    private static final long RAISE_RETRY_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
+            dev.fencing.sql.SessionFenceSql.END_SESSION_TIMEOUT_MS);
 
     private boolean raiseOnce(String resource, long token) throws SQLException {
         try (PreparedStatement raise = timed(raw.prepareStatement(sql.raise()))) {
