@@ -90,14 +90,22 @@ public final class MariaDbEnforcementCost {
                     offs.add(loop(fenced, table, operations));
                     sessionOffs.add(loop(sessions, table, operations));
                     bulkOff.add(bulk(plain.get(0), table));
+                    if (pass % 2 == 1) { // every other pass without the writer row first, so order favours neither
+                        cli(fence, "enforce", table, "--resource", "cost");
+                        TestDatabase.exec(raw, withoutWriterRow);
+                        noWriter.add(loop(fenced, table, operations));
+                        bulkNoWriter.add(bulk(plain.get(0), table));
+                    }
                     cli(fence, "enforce", table, "--resource", "cost");
                     ons.add(loop(fenced, table, operations));
                     sessionOns.add(loop(sessions, table, operations));
                     bulkOn.add(bulk(plain.get(0), table));
-                    TestDatabase.exec(raw, withoutWriterRow);
-                    noWriter.add(loop(fenced, table, operations));
-                    bulkNoWriter.add(bulk(plain.get(0), table));
-                    cli(fence, "enforce", table, "--resource", "cost");
+                    if (pass % 2 == 0) {
+                        TestDatabase.exec(raw, withoutWriterRow);
+                        noWriter.add(loop(fenced, table, operations));
+                        bulkNoWriter.add(bulk(plain.get(0), table));
+                        cli(fence, "enforce", table, "--resource", "cost");
+                    }
                 }
             } finally {
                 for (Connection c : fenced) {
