@@ -32,8 +32,10 @@ import java.util.List;
  * <p>A row change admitted by a token also changes the connection's row in the writer table
  * ({@link #createSupport()}): XA PREPARE releases the epoch row's shared lock but keeps that exclusive one, and every
  * raise of the mark deletes the resource's writer rows first (a trigger on the epoch table), so it waits for a prepared
- * branch of the old mark as it waits for any open transaction of it. The procedure runs with its definer's rights ({@code SQL SECURITY DEFINER}; a
- * trigger always does), so clients need no privilege on the fence's tables.
+ * branch of the old mark as it waits for any open transaction of it.
+ *
+ * <p>The procedure runs with its definer's rights ({@code SQL SECURITY DEFINER}; a trigger always does), so clients
+ * need no privilege on the fence's tables.
  */
 public final class MariaDbEnforceSql {
     /** The user variables a client sets (what {@code fencing exec} passes to the {@code mariadb} client). */
