@@ -567,15 +567,17 @@ class MariaDbEnforcementTest {
      * C2, C4, C10 (issue 28, open item): a connection the MariaDB session fence registered ({@code fencing.guard=
      * session}, MariaDB Connector/J and MySQL Connector/J) writes an enforced table with nothing but its caller's
      * statements: the procedure admits it by one probe of its registration (connection id and server start). A
-     * registration is not a pass for anyone else: a session without a token is refused although a row of an earlier
-     * server start names its connection id, a session registered for another resource is refused, and after a
-     * takeover the registered sessions are gone (ended by the hand-over) with their rows, and nothing more of theirs
-     * lands. (Before: every write of a registered session was refused with ZF001.)
+     * stale record of an earlier token does not refuse it. A registration is not a pass for anyone else: a session
+     * without a token is refused although a row of an earlier server start names its connection id, a session
+     * registered for another resource is refused, and after a takeover the registered sessions are gone (ended by the
+     * hand-over) with their rows, and nothing more of theirs lands. (Before: every write of a registered session was refused with ZF001.)
      */
     @Test
     void aSessionRegisteredByTheSessionFencePassesTheTriggersAndNoOneElse_C2_C10() throws Exception {
         try (TokenIssuer issuer = issuer()) {
-            long t = issuer.acquire(resource, "owner", Duration.ofSeconds(60), AcquireOptions.DEFAULT
+            long earlier = issuer.acquire(resource, "earlier", Duration.ofSeconds(60), AcquireOptions.DEFAULT
+                    .revokeImmediately(true)).token();
+            long t = issuer.acquire(resource, "owner", Duration.ofSeconds(60), AcquireOptions.DEFAULT.takeOver(true)
                     .revokeImmediately(true)).token();
             List<Connection> registered = new ArrayList<>();
             try {
@@ -599,6 +601,12 @@ class MariaDbEnforcementTest {
                     }
                 }
                 assertEquals(4, count("who = 'registered' AND token = " + t));
+                // a stale record left in the session (an earlier statement guard's) does not refuse the registered session
+                try (Statement s = registered.get(0).createStatement()) {
+                    s.execute("SET @fencing_guard = '," + resource + " " + earlier + ",'");
+                }
+                insert(registered.get(0), "registered", t);
+                assertEquals(5, count("who = 'registered' AND token = " + t));
 
                 try (Connection plain = DriverManager.getConnection(raw); Statement s = plain.createStatement();
                      Connection admin = DriverManager.getConnection(raw); Statement a = admin.createStatement()) {
