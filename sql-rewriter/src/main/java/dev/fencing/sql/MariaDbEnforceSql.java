@@ -24,9 +24,18 @@ import java.util.List;
  *       meanwhile is {@code ZF002}. The reads name the epoch table under an alias of their own
  *       ({@link EpochSql#lockAtLeastOf}), so they take its row shared.</li>
  * </ul>
- * Otherwise {@code ZF001}. Every value the client sets is a claim, re-checked against the locked mark: the record
- * gives no more than a token does. The procedure runs with its definer's rights ({@code SQL SECURITY DEFINER}; a
- * trigger always does), so clients need no privilege on the fence's tables.
+ * Without a valid token, a session the session fence ({@link MariaDbSessionFenceSql}) registered for the table's
+ * resource is admitted (one primary-key probe of its row by connection id and server start); so is one whose claim is
+ * stale; otherwise {@code ZF001}. Every value the client sets is a claim, re-checked against the locked mark: the
+ * record gives no more than a token does.
+ *
+ * <p>A row change admitted by a token also changes the connection's row in the writer table
+ * ({@link #createSupport()}): XA PREPARE releases the epoch row's shared lock but keeps that exclusive one, and every
+ * raise of the mark deletes the resource's writer rows first (a trigger on the epoch table), so it waits for a prepared
+ * branch of the old mark as it waits for any open transaction of it.
+ *
+ * <p>The procedure runs with its definer's rights ({@code SQL SECURITY DEFINER}; a trigger always does), so clients
+ * need no privilege on the fence's tables.
  */
 public final class MariaDbEnforceSql {
     /** The user variables a client sets (what {@code fencing exec} passes to the {@code mariadb} client). */
@@ -41,12 +50,28 @@ public final class MariaDbEnforceSql {
     /** The events of the three triggers, with the letter each trigger's name carries. */
     public static final List<String> EVENTS = List.of("INSERT", "UPDATE", "DELETE");
 
+    /**
+     * Where the procedure keeps the server's start ({@link MariaDbSessionFenceSql#BOOT}) once it has read it, for the
+     * registration probe: reading it costs about 1.3 ms (measured on 10.11), once per session. A session that sets it to
+     * another start gains nothing: a registration row names its own connection id, and every row left holds its
+     * resource's current mark, so one of an earlier start admits no more than the current mark's token would.
+     */
+    public static final String BOOT_VARIABLE = "@fencing_boot";
+    /** What the writer table's name adds to the epoch table's. */
+    public static final String WRITER_SUFFIX = "_writer";
+
     private final EpochSql epoch;
     private final String epochTable;
     private final String leaseTable;
     private final String procedureSchema;
     private final String procedureName;
     private final String procedure;
+    private final EpochTable sessionTable;
+    private final String writerTable;
+    private final String writerName;
+    private final String raiseTrigger;
+    private final String raiseTriggerName;
+    private final String epochName;
 
     /** Enforcement beside {@code epochTable} and {@code leaseTable}, both resolved (qualified). */
     public MariaDbEnforceSql(EpochTable epochTable, EpochTable leaseTable) {
@@ -56,6 +81,12 @@ public final class MariaDbEnforceSql {
         this.procedureSchema = epochTable.storedSchema(Dialect.MARIADB);
         this.procedureName = shortened(EnforceSql.NAME_PREFIX + "_" + epochTable.storedTable(Dialect.MARIADB));
         this.procedure = epochTable.renderSchemaPrefix(Dialect.MARIADB) + Dialect.MARIADB.quoteExact(procedureName);
+        this.sessionTable = MariaDbSessionFenceSql.sessionTableOf(epochTable);
+        this.epochName = epochTable.storedTable(Dialect.MARIADB);
+        this.writerName = epochName + WRITER_SUFFIX;
+        this.writerTable = epochTable.renderSchemaPrefix(Dialect.MARIADB) + Dialect.MARIADB.quoteExact(writerName);
+        this.raiseTriggerName = shortened("fencing_protect_xa_" + epochName);
+        this.raiseTrigger = epochTable.renderSchemaPrefix(Dialect.MARIADB) + Dialect.MARIADB.quoteExact(raiseTriggerName);
     }
 
     /** The procedure's schema and name, as {@code information_schema.ROUTINES} stores them. */
@@ -79,6 +110,7 @@ public final class MariaDbEnforceSql {
 
     /** The procedure's body as {@code information_schema.ROUTINES.ROUTINE_DEFINITION} stores it. */
     public String body() {
+        String session = requireSupport();
         String noToken = "CONCAT('fencing: no token for resource ''', name, ''' (table ', tbl, '): set "
                 + RESOURCE_VARIABLE + " and " + TOKEN_VARIABLE + " in the session (fencing exec passes them to the"
                 + " mariadb client), or write through the fencing driver; nothing was changed')";
@@ -91,16 +123,13 @@ public final class MariaDbEnforceSql {
                 + "  DECLARE tok BIGINT;\n"
                 + "  DECLARE found_mark BIGINT;\n"
                 + "  DECLARE issued_mark BIGINT;\n"
+                + "  DECLARE registered BIGINT;\n"
                 + "  DECLARE msg VARCHAR(512);\n"
                 + "  IF pos > 0 THEN\n"
                 + "    SET claimed = CAST(SUBSTRING_INDEX(SUBSTRING(CAST(" + GUARD_VARIABLE + " AS BINARY), pos + LENGTH(k)),"
                 + " ',', 1) AS CHAR), src = '" + GUARD_VARIABLE + "';\n"
                 + "  ELSEIF CAST(" + RESOURCE_VARIABLE + " AS BINARY) = res THEN\n"
                 + "    SET claimed = CAST(" + TOKEN_VARIABLE + " AS CHAR), src = '" + TOKEN_VARIABLE + "';\n"
-                + "  END IF;\n"
-                + "  IF claimed IS NULL OR claimed = '' THEN\n"
-                + "    SET msg = " + noToken + ";\n"
-                + "    SIGNAL SQLSTATE '" + EnforceSql.NO_TOKEN_STATE + "' SET MESSAGE_TEXT = msg;\n"
                 + "  END IF;\n"
                 // strict, as the driver reads a token (SPEC C1): no sign, point, exponent, space or newline
                 + "  IF LENGTH(claimed) BETWEEN 1 AND 19 AND claimed NOT REGEXP '[^0-9]' THEN\n"
@@ -109,46 +138,142 @@ public final class MariaDbEnforceSql {
                 + "    END IF;\n"
                 + "  END IF;\n"
                 + "  IF tok IS NULL THEN\n"
-                + "    SET msg = CONCAT('fencing: invalid token ''', LEFT(claimed, 40), ''' from ', src, ' for resource ''',"
+                // no valid token: a session the session fence registered for the resource is admitted, nothing else
+                + registrationProbe(session, "    ")
+                + "    IF registered IS NULL AND (claimed IS NULL OR claimed = '') THEN\n"
+                + "      SET msg = " + noToken + ";\n"
+                + "      SIGNAL SQLSTATE '" + EnforceSql.NO_TOKEN_STATE + "' SET MESSAGE_TEXT = msg;\n"
+                + "    ELSEIF registered IS NULL THEN\n"
+                + "      SET msg = CONCAT('fencing: invalid token ''', LEFT(claimed, 40), ''' from ', src, ' for resource ''',"
                 + " name, ''': a token is a positive 64-bit integer; nothing was changed');\n"
-                + "    SIGNAL SQLSTATE '" + EnforceSql.NO_TOKEN_STATE + "' SET MESSAGE_TEXT = msg;\n"
-                + "  END IF;\n"
+                + "      SIGNAL SQLSTATE '" + EnforceSql.NO_TOKEN_STATE + "' SET MESSAGE_TEXT = msg;\n"
+                + "    END IF;\n"
+                + "  ELSE\n"
                 // the driver's guard's own locking read, held to the end of the transaction: at the mark, done
-                + "  SET found_mark = (" + epoch.lockAtLeastOf("res", "tok") + ");\n"
-                + "  IF found_mark IS NULL OR found_mark <> tok THEN\n"
-                // inside a data-changing statement InnoDB reads with a shared lock anyway, so the driver's read without
-                // a lock before an advance (EpochSql#readMarkBeforeLocking) has no counterpart here: two clients that
-                // advance to one token at once may deadlock (one is rolled back, 1213), never write unchecked
-                + "    SET found_mark = (" + epoch.readMarkOf("res") + ");\n"
-                + "    IF found_mark > tok THEN\n"
-                + staleSignal()
-                + "    END IF;\n"
-                + "    SET issued_mark = (SELECT issued FROM " + leaseTable + " WHERE resource = res LIMIT 1"
-                + " LOCK IN SHARE MODE);\n"
-                + "    IF issued_mark IS NOT NULL AND tok > issued_mark THEN\n"
-                + "      SET msg = CONCAT('fencing: token ', tok, ' for resource ''', name, ''' was never issued: the"
-                + " issuer has handed out tokens up to ', issued_mark, '; nothing was changed');\n"
-                + "      SIGNAL SQLSTATE '" + EnforceSql.NOT_ISSUED_STATE + "' SET MESSAGE_TEXT = msg;\n"
-                + "    END IF;\n"
-                + "    IF found_mark IS NULL THEN\n"
-                + "      INSERT INTO " + epochTable + " (resource, epoch) VALUES (res, tok) ON DUPLICATE KEY UPDATE"
-                + " epoch = IF(epoch <= VALUES(epoch), VALUES(epoch), epoch);\n"
-                + "    ELSE\n"
-                + "      UPDATE " + epochTable + " SET epoch = tok WHERE resource = res AND epoch <= tok;\n"
-                + "    END IF;\n"
                 + "    SET found_mark = (" + epoch.lockAtLeastOf("res", "tok") + ");\n"
                 + "    IF found_mark IS NULL OR found_mark <> tok THEN\n"
+                // inside a data-changing statement InnoDB reads with a shared lock anyway, so the driver's read without
+                // a lock before an advance (EpochSql#readMarkBeforeLocking) has no counterpart here: two clients that
+                // advance at once may deadlock (one is rolled back, 1213), never write unchecked
                 + "      SET found_mark = (" + epoch.readMarkOf("res") + ");\n"
-                + staleSignal()
+                + "      IF found_mark > tok THEN\n"
+                // a stale claim (a record left from an earlier token) does not refuse a session registered now
+                + registrationProbe(session, "        ")
+                + "        IF registered IS NULL THEN\n"
+                + staleSignal("          ")
+                + "        END IF;\n"
+                + "      ELSE\n"
+                + "        SET issued_mark = (SELECT issued FROM " + leaseTable + " WHERE resource = res LIMIT 1"
+                + " LOCK IN SHARE MODE);\n"
+                + "        IF issued_mark IS NOT NULL AND tok > issued_mark THEN\n"
+                + "          SET msg = CONCAT('fencing: token ', tok, ' for resource ''', name, ''' was never issued: the"
+                + " issuer has handed out tokens up to ', issued_mark, '; nothing was changed');\n"
+                + "          SIGNAL SQLSTATE '" + EnforceSql.NOT_ISSUED_STATE + "' SET MESSAGE_TEXT = msg;\n"
+                + "        END IF;\n"
+                + "        IF found_mark IS NULL THEN\n"
+                + "          INSERT INTO " + epochTable + " (resource, epoch) VALUES (res, tok) ON DUPLICATE KEY UPDATE"
+                + " epoch = IF(epoch <= VALUES(epoch), VALUES(epoch), epoch);\n"
+                + "        ELSE\n"
+                + "          UPDATE " + epochTable + " SET epoch = tok WHERE resource = res AND epoch <= tok;\n"
+                + "        END IF;\n"
+                + "        SET found_mark = (" + epoch.lockAtLeastOf("res", "tok") + ");\n"
+                + "        IF found_mark IS NULL OR found_mark <> tok THEN\n"
+                + "          SET found_mark = (" + epoch.readMarkOf("res") + ");\n"
+                + staleSignal("          ")
+                + "        END IF;\n"
+                + "      END IF;\n"
+                + "    END IF;\n"
+                // admitted by its token: this connection's writer row, changed, so its exclusive lock outlives XA
+                // PREPARE (which releases the epoch row's shared lock) and a restart; every raise waits for it
+                + "    IF registered IS NULL THEN\n"
+                + "      INSERT INTO " + writerTable + " (resource, conn_id, n) VALUES (res, CONNECTION_ID(), 1)"
+                + " ON DUPLICATE KEY UPDATE n = n + 1;\n"
                 + "    END IF;\n"
                 + "  END IF;\n"
                 + "END";
     }
 
-    private static String staleSignal() {
-        return "    SET msg = CONCAT('fencing: stale token ', tok, ' for resource ''', name, ''': the resource has"
+    /**
+     * Sets {@code registered} to the token of this session's registration by the session fence for the resource
+     * (connection id and server start, as {@link MariaDbSessionFenceSql} names a session), or leaves it null: one
+     * primary-key probe, under an alias of its own so it reads the row shared. Every row of a live session holds its
+     * resource's current mark: a row is inserted only at the mark, and a raise ends the sessions registered below it
+     * and deletes their rows before it commits (the session fence's hand-over trigger), so no lock on the epoch row is
+     * needed, and none is taken: the hand-over ends such a session rather than wait for its transaction.
+     */
+    private static String registrationProbe(String session, String indent) {
+        return indent + "IF " + BOOT_VARIABLE + " IS NULL THEN\n"
+                + indent + "  SET " + BOOT_VARIABLE + " = " + MariaDbSessionFenceSql.BOOT + ";\n"
+                + indent + "END IF;\n"
+                + indent + "SET registered = (SELECT fencing_reg.token FROM " + session + " AS fencing_reg"
+                + " WHERE fencing_reg.resource = res AND fencing_reg.conn_id = CONNECTION_ID() AND fencing_reg.boot = "
+                + BOOT_VARIABLE + " LIMIT 1);\n";
+    }
+
+    /** The session table, rendered; the procedure needs it (throws when a name it needs would be too long). */
+    private String requireSupport() {
+        if (sessionTable == null || writerName.length() > MariaDbSessionFenceSql.MAX_NAME) {
+            throw new IllegalArgumentException("the epoch table name '" + epochName + "' is too long for enforcement:"
+                    + " the tables '" + epochName + MariaDbSessionFenceSql.SUFFIX + "' and '" + writerName + "' must fit"
+                    + " in " + MariaDbSessionFenceSql.MAX_NAME + " characters");
+        }
+        return sessionTable.render(Dialect.MARIADB);
+    }
+
+    /** The session fence's table beside the epoch table, which the procedure probes for registrations. */
+    public EpochTable sessionTable() {
+        requireSupport();
+        return sessionTable;
+    }
+
+    /**
+     * What the procedure needs beside the epoch table (besides the session fence's table), created before it;
+     * idempotent: the writer table (a row per resource and connection that wrote with a token since the resource's
+     * last raise, changed by every row change the procedure admits by a token, so the transaction holds it exclusively
+     * to its end, through {@code XA PREPARE} and a restart of the server) and the epoch table's trigger that makes
+     * every raise of a mark delete the resource's writer rows first: the raise waits for every transaction that still
+     * holds one, a prepared XA branch of the old mark included.
+     */
+    public List<String> createSupport() {
+        requireSupport();
+        return List.of("CREATE TABLE IF NOT EXISTS " + writerTable + " (resource VARBINARY(200) NOT NULL,"
+                        + " conn_id BIGINT UNSIGNED NOT NULL, n BIGINT UNSIGNED NOT NULL,"
+                        + " PRIMARY KEY (resource, conn_id)) ENGINE=InnoDB",
+                "CREATE OR REPLACE TRIGGER " + raiseTrigger + " BEFORE UPDATE ON " + epochTable + " FOR EACH ROW "
+                        + raiseTriggerBody());
+    }
+
+    private String raiseTriggerBody() {
+        return "BEGIN IF NEW.epoch > OLD.epoch THEN DELETE FROM " + writerTable + " WHERE resource = NEW.resource;"
+                + " END IF; END";
+    }
+
+    /**
+     * One row whose first column is 1 when {@link #createSupport()} is in force: the raise trigger on the epoch table
+     * with exactly its body, and the writer table in InnoDB. Parameters: {@link #supportCheckParameters()}.
+     */
+    public static String supportCheck() {
+        return "SELECT CASE WHEN EXISTS (SELECT 1 FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = ?"
+                + " AND TRIGGER_NAME = ? AND EVENT_OBJECT_TABLE = ? AND ACTION_TIMING = 'BEFORE'"
+                + " AND EVENT_MANIPULATION = 'UPDATE' AND ACTION_ORIENTATION = 'ROW' AND ACTION_STATEMENT = ?)"
+                + " AND EXISTS (SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
+                + " AND ENGINE = 'InnoDB') THEN 1 ELSE 0 END";
+    }
+
+    /** The parameters of {@link #supportCheck()}, in order. */
+    public List<String> supportCheckParameters() {
+        return List.of(procedureSchema, raiseTriggerName, epochName, raiseTriggerBody(), procedureSchema, writerName);
+    }
+
+    /** The rendered writer table. */
+    public String writerTable() {
+        return writerTable;
+    }
+
+    private static String staleSignal(String indent) {
+        return indent + "SET msg = CONCAT('fencing: stale token ', tok, ' for resource ''', name, ''': the resource has"
                 + " accepted token ', found_mark, '; nothing was changed');\n"
-                + "    SIGNAL SQLSTATE '" + EnforceSql.STALE_STATE + "' SET MESSAGE_TEXT = msg;\n";
+                + indent + "SIGNAL SQLSTATE '" + EnforceSql.STALE_STATE + "' SET MESSAGE_TEXT = msg;\n";
     }
 
     /** Creates (or replaces) the procedure; idempotent. */

@@ -3,6 +3,7 @@ package dev.fencing.jdbc.issuer;
 import dev.fencing.jdbc.FencingSqlState;
 import dev.fencing.sql.Dialect;
 import dev.fencing.sql.MariaDbEnforceSql;
+import dev.fencing.sql.MariaDbSessionFenceSql;
 import dev.fencing.sql.ResourceName;
 
 import java.sql.Connection;
@@ -71,6 +72,13 @@ final class MariaDbEnforcement implements Enforcement {
         }
         List<String> done = new ArrayList<>();
         try (Statement s = connection.createStatement()) {
+            // the procedure probes the session fence's registrations and changes the writer table: both first
+            for (String create : sessionFence().create()) {
+                s.execute(create);
+            }
+            for (String create : sql.createSupport()) {
+                s.execute(create);
+            }
             s.execute(sql.createProcedure());
             for (Table table : resolved) {
                 for (String create : sql.install(table.schema(), table.name(), resource)) {
@@ -212,7 +220,33 @@ final class MariaDbEnforcement implements Enforcement {
         return found;
     }
 
+    private MariaDbSessionFenceSql sessionFence() {
+        sql.sessionTable(); // the names enforcement needs fit, or a clear error
+        return new MariaDbSessionFenceSql(rows.epochTable());
+    }
+
+    /**
+     * The procedure's body and security unchanged, and what it relies on in force: the writer table with the epoch
+     * table's raise trigger (XA), and the session fence's table with its protection and hand-over trigger (a live
+     * registration holds the current mark).
+     */
     private boolean procedureIntact() throws SQLException {
+        return holds(MariaDbEnforceSql.supportCheck(), sql.supportCheckParameters())
+                && holds(sessionFence().check(), sessionFence().checkParameters()) && procedureUnchanged();
+    }
+
+    private boolean holds(String check, List<String> parameters) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(check)) {
+            for (int i = 0; i < parameters.size(); i++) {
+                ps.setString(i + 1, parameters.get(i));
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getInt(1) == 1;
+            }
+        }
+    }
+
+    private boolean procedureUnchanged() throws SQLException {
         try (PreparedStatement ps = connection.prepareStatement(MariaDbEnforceSql.readProcedure())) {
             ps.setString(1, sql.procedureSchema());
             ps.setString(2, sql.procedureName());

@@ -15,8 +15,9 @@ import java.util.List;
 
 /**
  * A measured loop, not a test (docs/enforcement.md reports its ratios): what enforcement on MariaDB costs the driver's
- * own writes and a bulk statement of a client outside it. Alternating passes with the triggers on and off, one
- * connection, single-row auto-commit {@code UPDATE}s prepared once. Not a {@code *Test}, so {@code mvn verify} does not
+ * own writes (statement guard and session fence) and a bulk statement of a client outside it. Alternating passes with
+ * the triggers on and off, and on with a procedure without its writer row (the XA lock) to show what that row costs;
+ * single-row auto-commit {@code UPDATE}s prepared once. Not a {@code *Test}, so {@code mvn verify} does not
  * run it; run it with {@code mvn -pl proxy-driver -am test -Dtest=MariaDbEnforcementCost
  * -Dsurefire.failIfNoSpecifiedTests=false -Dfencing.enforcement.cost=true} (or {@link #main} with the test class path).
  */
@@ -47,10 +48,22 @@ public final class MariaDbEnforcementCost {
             List<Double> raws = new ArrayList<>();
             List<Double> offs = new ArrayList<>();
             List<Double> ons = new ArrayList<>();
+            List<Double> noWriter = new ArrayList<>();
+            List<Double> sessionOffs = new ArrayList<>();
+            List<Double> sessionOns = new ArrayList<>();
             List<Double> bulkOff = new ArrayList<>();
             List<Double> bulkOn = new ArrayList<>();
+            List<Double> bulkNoWriter = new ArrayList<>();
             List<Connection> fenced = new ArrayList<>();
+            List<Connection> sessions = new ArrayList<>();
             List<Connection> plain = new ArrayList<>();
+            dev.fencing.sql.MariaDbEnforceSql sql = new dev.fencing.sql.MariaDbEnforceSql(
+                    dev.fencing.sql.EpochTable.resolved(db, "epoch"), dev.fencing.sql.EpochTable.resolved(db, "lease"));
+            // the procedure without its writer row (XA, docs/enforcement.md): what the writer row costs, in this run
+            String writerRow = "    IF registered IS NULL THEN\n      INSERT INTO " + sql.writerTable();
+            int at = sql.createProcedure().indexOf(writerRow);
+            int end = sql.createProcedure().indexOf("    END IF;\n", at) + "    END IF;\n".length();
+            String withoutWriterRow = sql.createProcedure().substring(0, at) + sql.createProcedure().substring(end);
             try {
                 for (int t = 0; t < threads; t++) {
                     fenced.add(TestDatabase.fencedAt(1, raw, "fencing.table=" + db + ".epoch",
@@ -63,19 +76,42 @@ public final class MariaDbEnforcementCost {
                 // the first mark by one connection: concurrent first writers of a resource without a row can deadlock
                 // on InnoDB (the duplicate key's shared lock, then the advance), which is not what this measures
                 loop(fenced.subList(0, 1), table, 100);
+                cli(fence, "enforce", table, "--resource", "cost"); // creates the session table for the session fence
+                for (int t = 0; t < threads; t++) {
+                    sessions.add(TestDatabase.fencedAt(1, raw, "fencing.table=" + db + ".epoch",
+                            "fencing.lease.table=" + db + ".lease", "fencing.resource=cost", "fencing.guard=session"));
+                }
                 loop(fenced, table, 500); // warm up
+                loop(sessions, table, 500);
                 loop(plain, table, 500);
                 for (int pass = 0; pass < passes; pass++) {
                     cli(fence, "enforce", "--off", table);
                     raws.add(loop(plain, table, operations));
                     offs.add(loop(fenced, table, operations));
+                    sessionOffs.add(loop(sessions, table, operations));
                     bulkOff.add(bulk(plain.get(0), table));
+                    if (pass % 2 == 1) { // every other pass without the writer row first, so order favours neither
+                        cli(fence, "enforce", table, "--resource", "cost");
+                        TestDatabase.exec(raw, withoutWriterRow);
+                        noWriter.add(loop(fenced, table, operations));
+                        bulkNoWriter.add(bulk(plain.get(0), table));
+                    }
                     cli(fence, "enforce", table, "--resource", "cost");
                     ons.add(loop(fenced, table, operations));
+                    sessionOns.add(loop(sessions, table, operations));
                     bulkOn.add(bulk(plain.get(0), table));
+                    if (pass % 2 == 0) {
+                        TestDatabase.exec(raw, withoutWriterRow);
+                        noWriter.add(loop(fenced, table, operations));
+                        bulkNoWriter.add(bulk(plain.get(0), table));
+                        cli(fence, "enforce", table, "--resource", "cost");
+                    }
                 }
             } finally {
                 for (Connection c : fenced) {
+                    c.close();
+                }
+                for (Connection c : sessions) {
                     c.close();
                 }
                 for (Connection c : plain) {
@@ -88,8 +124,17 @@ public final class MariaDbEnforcementCost {
             System.out.printf("  driver, enforcement off      %s%n", offs);
             System.out.printf("  driver, enforcement on       %s%n", ons);
             System.out.printf("  on/off per pass              %s  median %.2f%n", ratios(ons, offs), median(ratios(ons, offs)));
-            System.out.printf("20,000-row UPDATE by a client with the token (ms): off %s on %s, per row on %.1f us%n",
-                    bulkOff, bulkOn, (median(bulkOn) - median(bulkOff)) * 1000 / 20_000);
+            System.out.printf("  on without the writer row    %s%n", noWriter);
+            System.out.printf("  on/on without writer row     %s  median %.2f%n", ratios(ons, noWriter),
+                    median(ratios(ons, noWriter)));
+            System.out.printf("  session fence, off           %s%n", sessionOffs);
+            System.out.printf("  session fence, on            %s%n", sessionOns);
+            System.out.printf("  session on/off per pass      %s  median %.2f%n", ratios(sessionOns, sessionOffs),
+                    median(ratios(sessionOns, sessionOffs)));
+            System.out.printf("20,000-row UPDATE by a client with the token (ms): off %s on %s, per row on %.1f us;"
+                    + " on without the writer row %s, the writer row per row %.1f us%n", bulkOff, bulkOn,
+                    (median(bulkOn) - median(bulkOff)) * 1000 / 20_000, bulkNoWriter,
+                    (median(bulkOn) - median(bulkNoWriter)) * 1000 / 20_000);
         } finally {
             TestDatabase.exec(raw, "DROP DATABASE IF EXISTS " + db);
         }

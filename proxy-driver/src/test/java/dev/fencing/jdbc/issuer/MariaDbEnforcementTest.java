@@ -335,7 +335,10 @@ class MariaDbEnforcementTest {
     @Test
     void oldWritersOutsideAndInsideTheDriverNeverCommitAfterTheNewOwner_C4() throws Exception {
         try (TokenIssuer issuer = issuer()) {
-            long t1 = issuer.acquire(resource, "old-owner", Duration.ofSeconds(60)).token();
+            // the mark established first: six first writers advancing at once may deadlock (1213, retry: see
+            // concurrentAdvancesThroughTheTriggerDeadlockAtWorstAndARetryIsAdmitted_C2_C4), which is not what this checks
+            long t1 = issuer.acquire(resource, "old-owner", Duration.ofSeconds(60), AcquireOptions.DEFAULT
+                    .revokeImmediately(true)).token();
             java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(6);
             java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
             List<java.util.concurrent.Future<String>> writers = new ArrayList<>();
@@ -442,6 +445,296 @@ class MariaDbEnforcementTest {
         }
     }
 
+    /**
+     * C4, C7 with XA (issue 28, open item): a late owner outside the driver (MariaDB Connector/J, no fencing driver)
+     * writes at the current mark inside an XA branch and prepares it. XA PREPARE releases the epoch row's shared lock,
+     * but not the exclusive lock on the connection's writer row that the trigger changed, and a raise deletes the
+     * resource's writer rows first: the takeover ({@code acquire} with immediate revocation) waits while the branch is
+     * prepared (or fails at its lock wait bound with the mark unchanged). A branch committed while it waits lands
+     * before the new mark (the old owner's write at its own mark); a branch rolled back lands nothing, and no XA COMMIT
+     * after the takeover can change the table. (Before: the takeover raised the mark at once and the XA COMMIT after it
+     * wrote the old owner's row under the new mark.)
+     */
+    @Test
+    void aPreparedXaBranchAtTheMarkHoldsOffATakeover_C4_C7() throws Exception {
+        try (TokenIssuer issuer = issuer()) {
+            long t1 = issuer.acquire(resource, "old", Duration.ofSeconds(60), AcquireOptions.DEFAULT
+                    .revokeImmediately(true)).token();
+            String first = "'" + resource + "-1'";
+            String second = "'" + resource + "-2'";
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+            try {
+                prepareXaWrite(t1, first, "xa-committed");
+                java.util.concurrent.Future<Long> takeover = takeOver(pool, issuer, "new");
+                Thread.sleep(1500);
+                assertTrue(!takeover.isDone(), "the takeover waits for the prepared branch");
+                assertEquals(t1, mark(), "the mark is unchanged while the branch is prepared");
+                TestDatabase.exec(raw, "XA COMMIT " + first);
+                long t2 = takeover.get(30, TimeUnit.SECONDS);
+                assertEquals(t2, mark(), "the takeover completed once the branch was resolved");
+                assertEquals(1, count("who = 'xa-committed' AND token = " + t1), "committed before the new mark");
+
+                prepareXaWrite(t2, second, "xa-late");
+                java.util.concurrent.Future<Long> next = takeOver(pool, issuer, "newer");
+                Thread.sleep(1500);
+                assertTrue(!next.isDone(), "the takeover waits for the prepared branch");
+                assertEquals(t2, mark());
+                TestDatabase.exec(raw, "XA ROLLBACK " + second);
+                long t3 = next.get(30, TimeUnit.SECONDS);
+                assertEquals(t3, mark());
+                SQLException gone = assertThrows(SQLException.class, () -> TestDatabase.exec(raw, "XA COMMIT " + second));
+                assertEquals("XAE04", gone.getSQLState(), gone.toString());
+                assertEquals(0, count("who = 'xa-late'"), "nothing of the branch after the takeover");
+                assertEquals(1, count("true"));
+            } finally {
+                pool.shutdownNow();
+                for (String xid : xaRecover()) {
+                    TestDatabase.exec(raw, "XA ROLLBACK '" + xid + "'");
+                }
+                assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS));
+            }
+        }
+    }
+
+    /** A takeover with immediate revocation (the issuer raises the mark), in the background. */
+    private java.util.concurrent.Future<Long> takeOver(java.util.concurrent.ExecutorService pool, TokenIssuer issuer,
+                                                       String holder) {
+        return pool.submit(() -> issuer.acquire(resource, holder, Duration.ofSeconds(60),
+                AcquireOptions.DEFAULT.takeOver(true).revokeImmediately(true)).token());
+    }
+
+    /** A session outside the driver writes at {@code token} in XA branch {@code xid}, prepares it and disconnects. */
+    private void prepareXaWrite(long token, String xid, String who) throws SQLException {
+        try (Connection late = client(token); Statement s = late.createStatement()) {
+            s.execute("XA START " + xid);
+            s.executeUpdate("INSERT INTO " + data + " (who, token) VALUES ('" + who + "', " + token + ")");
+            s.execute("XA END " + xid);
+            s.execute("XA PREPARE " + xid);
+        }
+    }
+
+    /** The prepared XA branches of this test (their gtrid starts with its resource). */
+    private List<String> xaRecover() throws SQLException {
+        List<String> found = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(raw); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("XA RECOVER")) {
+            while (rs.next()) {
+                String xid = rs.getString(4);
+                if (xid.startsWith(resource)) {
+                    found.add(xid);
+                }
+            }
+        }
+        return found;
+    }
+
+    /**
+     * C4 (issue 28, open item): writers of one token through the triggers keep not waiting for each other with the
+     * writer rows (each connection changes its own), and an ordinary raise still waits only for open transactions of
+     * the old mark: a transaction that wrote at the mark holds the takeover off until it commits.
+     */
+    @Test
+    void writerRowsKeepOneTokensWritersParallelAndARaiseWaitsForOpenOnes_C4() throws Exception {
+        try (TokenIssuer issuer = issuer()) {
+            long t = issuer.acquire(resource, "owner", Duration.ofSeconds(60), AcquireOptions.DEFAULT
+                    .revokeImmediately(true)).token();
+            try (Connection a = client(t); Connection b = client(t)) {
+                for (Connection c : List.of(a, b)) {
+                    c.setAutoCommit(false);
+                    try (Statement s = c.createStatement()) {
+                        s.execute("SET SESSION innodb_lock_wait_timeout = 2");
+                    }
+                }
+                insert(a, "a", t);
+                insert(b, "b", t); // would wait 2 s and fail if the writer rows were shared
+                insert(a, "a", t);
+                java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+                try {
+                    java.util.concurrent.Future<Long> takeover = pool.submit(() -> issuer.acquire(resource, "new",
+                            Duration.ofSeconds(60), AcquireOptions.DEFAULT.takeOver(true).revokeImmediately(true)).token());
+                    Thread.sleep(1000);
+                    assertTrue(!takeover.isDone(), "the takeover waits for the open transactions of the old mark");
+                    a.commit();
+                    b.commit();
+                    assertEquals(takeover.get(30, TimeUnit.SECONDS), mark());
+                } finally {
+                    pool.shutdownNow();
+                }
+                assertEquals(3, count("token = " + t));
+                assertEquals(0, rowCount(epoch + "_writer", "true"), "the raise removed the old mark's writer rows");
+            }
+        }
+    }
+
+    /**
+     * C2, C4, C10 (issue 28, open item): a connection the MariaDB session fence registered ({@code fencing.guard=
+     * session}, MariaDB Connector/J and MySQL Connector/J) writes an enforced table with nothing but its caller's
+     * statements: the procedure admits it by one probe of its registration (connection id and server start). A
+     * stale record of an earlier token does not refuse it. A registration is not a pass for anyone else: a session
+     * without a token is refused although a row of an earlier server start names its connection id, a session
+     * registered for another resource is refused, and after a takeover the registered sessions are gone (ended by the
+     * hand-over) with their rows, and nothing more of theirs lands. (Before: every write of a registered session was refused with ZF001.)
+     */
+    @Test
+    void aSessionRegisteredByTheSessionFencePassesTheTriggersAndNoOneElse_C2_C10() throws Exception {
+        try (TokenIssuer issuer = issuer()) {
+            long earlier = issuer.acquire(resource, "earlier", Duration.ofSeconds(60), AcquireOptions.DEFAULT
+                    .revokeImmediately(true)).token();
+            long t = issuer.acquire(resource, "owner", Duration.ofSeconds(60), AcquireOptions.DEFAULT.takeOver(true)
+                    .revokeImmediately(true)).token();
+            List<Connection> registered = new ArrayList<>();
+            try {
+                for (TestDatabase database : List.of(TestDatabase.MARIADB, TestDatabase.MYSQL)) {
+                    Connection c = driver(database, t, "fencing.guard=session");
+                    registered.add(c);
+                    insert(c, "registered", t);                                   // auto-commit
+                    c.setAutoCommit(false);
+                    insert(c, "registered", t);                                   // the caller's transaction
+                    try (Statement s = c.createStatement()) {
+                        assertEquals(2, s.executeUpdate("UPDATE " + data + " SET seq = 2 WHERE who = 'registered'"
+                                + " AND seq = 1 ORDER BY id LIMIT 2"));
+                    }
+                    c.commit();
+                    c.setAutoCommit(true);
+                    try (Statement s = c.createStatement();
+                         ResultSet rs = s.executeQuery("SELECT CONNECTION_ID(), @fencing_guard IS NULL")) {
+                        rs.next();
+                        assertTrue(rs.getBoolean(2), "no statement guard ran: the registration admitted the writes");
+                        assertEquals(1, rowCount(epoch + "_session", "conn_id = " + rs.getLong(1) + " AND token = " + t));
+                    }
+                }
+                assertEquals(4, count("who = 'registered' AND token = " + t));
+                // a stale record left in the session (an earlier statement guard's) does not refuse the registered session
+                try (Statement s = registered.get(0).createStatement()) {
+                    s.execute("SET @fencing_guard = '," + resource + " " + earlier + ",'");
+                }
+                insert(registered.get(0), "registered", t);
+                assertEquals(5, count("who = 'registered' AND token = " + t));
+
+                try (Connection plain = DriverManager.getConnection(raw); Statement s = plain.createStatement();
+                     Connection admin = DriverManager.getConnection(raw); Statement a = admin.createStatement()) {
+                    long id;
+                    try (ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
+                        rs.next();
+                        id = rs.getLong(1);
+                    }
+                    // a row of an earlier server start naming this session's id (what a restart leaves behind)
+                    dev.fencing.sql.MariaDbSessionFenceSql fence = new dev.fencing.sql.MariaDbSessionFenceSql(
+                            dev.fencing.sql.EpochTable.resolved(db, "epoch"));
+                    a.execute("DROP TRIGGER " + db + ".`" + fence.triggerNames().get(1) + "`");
+                    try {
+                        a.execute("INSERT INTO " + epoch + "_session VALUES ('" + resource + "', " + id + ", (SELECT "
+                                + dev.fencing.sql.MariaDbSessionFenceSql.BOOT + ") - 3600, " + t + ")");
+                    } finally {
+                        a.execute(fence.create().get(2));
+                    }
+                    SQLException refused = assertThrows(SQLException.class,
+                            () -> s.executeUpdate("INSERT INTO " + data + " (who) VALUES ('unregistered')"));
+                    assertEquals(FencingSqlState.INVALID_TOKEN, refused.getSQLState(), refused.getMessage());
+                }
+                String other = resource + "-other";
+                assertEquals(0, cli("declare", other).code);
+                long o = issuer.acquire(other, "other", Duration.ofSeconds(60), AcquireOptions.DEFAULT
+                        .revokeImmediately(true)).token();
+                try (Connection otherSession = DriverManager.getConnection(TestDatabase.fenced(raw, "fencing.table=" + epoch,
+                        "fencing.lease.table=" + lease, "fencing.resource=" + other, "fencing.guard=session"))) {
+                    otherSession.unwrap(dev.fencing.jdbc.FencedConnection.class).setFencingToken(o);
+                    try (Statement s = otherSession.createStatement()) {
+                        s.execute("SELECT 1"); // registers, for the other resource
+                        SQLException refused = assertThrows(SQLException.class,
+                                () -> s.executeUpdate("INSERT INTO " + data + " (who) VALUES ('other')"));
+                        assertEquals(FencingSqlState.INVALID_TOKEN, refused.getSQLState(), refused.getMessage());
+                    }
+                }
+                assertEquals(0, count("who IN ('unregistered', 'other')"));
+
+                long t2 = issuer.acquire(resource, "new", Duration.ofSeconds(60), AcquireOptions.DEFAULT.takeOver(true)
+                        .revokeImmediately(true)).token();
+                assertEquals(t2, mark());
+                assertEquals(0, rowCount(epoch + "_session", "resource = '" + resource + "' AND token < " + t2),
+                        "the takeover removed the old registrations");
+                for (Connection c : registered) {
+                    assertThrows(SQLException.class, () -> insert(c, "late", t), "the hand-over ended the session");
+                }
+                assertEquals(0, count("who = 'late'"));
+            } finally {
+                for (Connection c : registered) {
+                    try {
+                        c.close();
+                    } catch (SQLException ended) {
+                        // ended by the hand-over
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * C2, C4 with real threads (issue 28, open item): two clients outside the driver advance the same resource to one
+     * new token at once through the trigger. The procedure first takes the epoch row's shared lock (InnoDB reads it so
+     * inside a trigger, whatever the statement says) and needs it exclusively to advance: two transactions that both
+     * hold it (here each wrote at the old mark first, then moved to the new token, the widest form of the window) both
+     * wait for each other, InnoDB rolls one back (1213) and nothing of it is written. The other advances; the victim,
+     * retried, is admitted at the new mark. No other error, and no write without its check.
+     */
+    @Test
+    void concurrentAdvancesThroughTheTriggerDeadlockAtWorstAndARetryIsAdmitted_C2_C4() throws Exception {
+        int rounds = 5;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try (TokenIssuer issuer = issuer()) {
+            long old = issuer.acquire(resource, "job", Duration.ofSeconds(60), AcquireOptions.DEFAULT
+                    .revokeImmediately(true)).token();
+            for (int round = 0; round < rounds; round++) {
+                long t = issuer.acquire(resource, "job-" + round, Duration.ofSeconds(60), AcquireOptions.DEFAULT
+                        .takeOver(true)).token();
+                long from = old;
+                java.util.concurrent.CyclicBarrier bothHoldTheRow = new java.util.concurrent.CyclicBarrier(2);
+                List<java.util.concurrent.Future<Integer>> both = new ArrayList<>();
+                for (int w = 0; w < 2; w++) {
+                    String who = "r" + round + "-w" + w;
+                    both.add(pool.submit(() -> {
+                        try (Connection c = client(from); Statement s = c.createStatement()) {
+                            c.setAutoCommit(false);
+                            insert(c, who + "-old", from);                   // the epoch row, shared
+                            bothHoldTheRow.await(30, TimeUnit.SECONDS);
+                            s.execute("SET @fencing_token = " + t);
+                            try {
+                                insert(c, who, t);                          // the advance: exclusive
+                                c.commit();
+                                return 0;
+                            } catch (SQLException e) {
+                                c.rollback();
+                                assertEquals(1213, e.getErrorCode(), "only a deadlock: " + e);
+                                return 1;
+                            }
+                        }
+                    }));
+                }
+                int victims = 0;
+                for (java.util.concurrent.Future<Integer> f : both) {
+                    victims += f.get(60, TimeUnit.SECONDS);
+                }
+                assertEquals(1, victims, "one of the two advances was rolled back as a deadlock");
+                assertEquals(t, mark());
+                assertEquals(1, count("who LIKE 'r" + round + "-w_' AND token = " + t));
+                assertEquals(1, count("who LIKE 'r" + round + "-w_-old'"), "the victim's whole transaction rolled back");
+                for (int w = 0; w < 2; w++) {
+                    String who = "r" + round + "-w" + w;
+                    if (count("who = '" + who + "'") == 0) {
+                        try (Connection c = client(t)) {                   // the retry: admitted at the new mark
+                            insert(c, who, t);
+                        }
+                    }
+                }
+                assertEquals(2, count("who LIKE 'r" + round + "-w_' AND token = " + t));
+                old = t;
+            }
+        } finally {
+            pool.shutdownNow();
+            assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS));
+        }
+    }
+
     /** Writes transactions of two rows at {@code token} until refused; returns the refusal's SQLState. */
     private String writeUntilRefused(String who, boolean throughDriver, long token,
                                      java.util.concurrent.atomic.AtomicBoolean stop) throws Exception {
@@ -476,10 +769,12 @@ class MariaDbEnforcementTest {
         return c;
     }
 
-    private Connection driver(TestDatabase database, long token) throws SQLException {
+    private Connection driver(TestDatabase database, long token, String... settings) throws SQLException {
         String url = database == TestDatabase.MYSQL ? "jdbc:mysql:" + raw.substring("jdbc:mariadb:".length()) : raw;
-        Connection c = DriverManager.getConnection(TestDatabase.fenced(url, "fencing.table=" + epoch,
-                "fencing.lease.table=" + lease, "fencing.resource=" + resource));
+        List<String> all = new ArrayList<>(List.of("fencing.table=" + epoch, "fencing.lease.table=" + lease,
+                "fencing.resource=" + resource));
+        all.addAll(List.of(settings));
+        Connection c = DriverManager.getConnection(TestDatabase.fenced(url, all.toArray(new String[0])));
         c.unwrap(dev.fencing.jdbc.FencedConnection.class).setFencingToken(token);
         return c;
     }
