@@ -129,6 +129,11 @@ abstract class BypassTest {
     /** Objects (tables, indexes) of this test, by name, for the judge. */
     abstract String objectsQuery();
 
+    /** How many times {@link #objectsQuery()} takes the name pattern. */
+    int objectsQueryParameters() {
+        return 1;
+    }
+
     /** A name as the database stores it when written unquoted. */
     String stored(String name) {
         return database() == TestDatabase.H2 ? name.toUpperCase(Locale.ROOT) : name.toLowerCase(Locale.ROOT);
@@ -261,7 +266,9 @@ abstract class BypassTest {
                 out.append(" epochRows>0=").append(rs.getLong(1) > 0);
             }
             try (PreparedStatement ps = c.prepareStatement(objectsQuery())) {
-                ps.setString(1, stored(table) + "%");
+                for (int i = 1; i <= objectsQueryParameters(); i++) {
+                    ps.setString(i, stored(table) + "%");
+                }
                 try (ResultSet rs = ps.executeQuery()) {
                     out.append(" objects=");
                     while (rs.next()) {

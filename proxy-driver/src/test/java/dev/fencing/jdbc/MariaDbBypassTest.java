@@ -90,11 +90,19 @@ class MariaDbBypassTest extends BypassTest {
 
     @Override
     String objectsQuery() {
+        // the pattern in each part too: the server then opens only the run's own tables, not every table of the
+        // shared database (about a tenth of the time, twice per attempt)
         return "SELECT name FROM (SELECT TABLE_NAME AS name FROM information_schema.TABLES"
-                + " WHERE TABLE_SCHEMA = DATABASE() UNION ALL SELECT CONCAT(TABLE_NAME, '.', INDEX_NAME)"
-                + " FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() UNION ALL"
+                + " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE ? UNION ALL"
+                + " SELECT CONCAT(TABLE_NAME, '.', INDEX_NAME) FROM information_schema.STATISTICS"
+                + " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE ? UNION ALL"
                 + " SELECT CONCAT(EVENT_OBJECT_TABLE, ':', TRIGGER_NAME) FROM information_schema.TRIGGERS"
-                + " WHERE TRIGGER_SCHEMA = DATABASE()) o WHERE name LIKE ? ORDER BY 1";
+                + " WHERE TRIGGER_SCHEMA = DATABASE() AND EVENT_OBJECT_TABLE LIKE ?) o WHERE name LIKE ? ORDER BY 1";
+    }
+
+    @Override
+    int objectsQueryParameters() {
+        return 4;
     }
 
     /** MariaDB has no array values; the driver's arrays are covered on H2 and PostgreSQL. */
