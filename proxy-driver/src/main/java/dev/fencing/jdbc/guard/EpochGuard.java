@@ -121,6 +121,11 @@ public final class EpochGuard {
     }
 
     /** What keeps this connection's un-admitted work read-only on the server. */
+    /** MariaDB/MySQL: whether the session reads backslashes in strings as plain characters now (see {@link SessionProbe}). */
+    public boolean noBackslashEscapes() throws SQLException {
+        return probe.noBackslashEscapes();
+    }
+
     public Admission admission() {
         return admission;
     }
