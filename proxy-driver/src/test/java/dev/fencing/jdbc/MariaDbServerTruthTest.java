@@ -356,7 +356,11 @@ class MariaDbServerTruthTest {
         // found by review: the connectors put values into the text and read /*/ and --<control> otherwise
         String before = snapshot();
         for (String sql : new String[] {"SELECT 1 /*/ '*/, 'p ? ' AS b /*/ '*/",
-                "SELECT 1 --\r '\n, 'abc ? ' AS x --\r '\n", "SELECT 'what?' FROM " + table + " WHERE id = ?"}) {
+                "SELECT 1 --\r '\n, 'abc ? ' AS x --\r '\n",
+                "SELECT 'what?' /* a comment */ FROM " + table + " WHERE id = ?",
+                "SELECT 'what?' FROM " + table + " WHERE id = ? -- a comment",
+                "SELECT 'wh\\at?' FROM " + table + " WHERE id = ?",
+                "SELECT 1 AS `it's`, 'p ?' AS b, ?", "SELECT \"what?\" AS q, ?", "SELECT 1 AS `a?`, ?"}) {
             try (Connection c = owner(3)) {
                 SQLException e = assertThrows(SQLException.class, () -> c.prepareStatement(sql), sql);
                 assertEquals(FencingSqlState.CANNOT_GUARD, e.getSQLState(), sql);
@@ -368,5 +372,50 @@ class MariaDbServerTruthTest {
             ps.executeQuery().close();
         }
         assertEquals(before, snapshot());
+    }
+
+    /**
+     * Issue 23: a {@code ?} inside a plain {@code '...'} literal of a text with no comment and no backslash is read
+     * alike by the server and both connectors, so it runs as through the underlying driver: the connector puts the
+     * value only where the server reads the marker ({@code PREPARE name FROM '...?...'}, {@code EXECUTE IMMEDIATE
+     * '...?...' USING ?}), and a value holding SQL stays a value.
+     */
+    @Test
+    void aQuestionMarkInAPlainLiteralIsReadAlikeByTheConnectorsAndTheServer_C9() throws Exception {
+        try (Connection none = DriverManager.getConnection("jdbc:fencing:" + raw.substring("jdbc:".length())
+                + "&fencing.resource=" + resource)) {
+            try (PreparedStatement ps = none.prepareStatement("SELECT 'what?' AS q, v, ? AS p FROM " + table
+                    + " WHERE id = ?")) {
+                ps.setString(1, "x' OR " + table + "_nosuch() OR 'y");
+                ps.setInt(2, 1);
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertTrue(rs.next());
+                    assertEquals("what?", rs.getString(1));
+                    assertEquals(100, rs.getInt(2));
+                    assertEquals("x' OR " + table + "_nosuch() OR 'y", rs.getString(3));
+                }
+            }
+            String before = snapshot();
+            try (PreparedStatement ps = none.prepareStatement("EXECUTE IMMEDIATE 'UPDATE " + table
+                    + " SET v = ? WHERE id = 1' USING ?")) {
+                ps.setInt(1, 42);
+                assertEquals(FencingSqlState.INVALID_TOKEN, assertThrows(SQLException.class, ps::executeUpdate)
+                        .getSQLState());
+            }
+            assertEquals(before, snapshot());
+        }
+        try (Connection c = owner(MARK); Statement s = c.createStatement()) {
+            try (PreparedStatement ps = c.prepareStatement("EXECUTE IMMEDIATE 'UPDATE " + table
+                    + " SET v = ? WHERE id = 1' USING ?")) {
+                ps.setInt(1, 42);
+                assertEquals(1, ps.executeUpdate());
+            }
+            try (PreparedStatement ps = c.prepareStatement("PREPARE " + table + "_ps FROM 'UPDATE " + table
+                    + " SET v = ? WHERE id = 2'")) {
+                ps.execute();
+            }
+            assertEquals(1, s.executeUpdate("EXECUTE " + table + "_ps USING 7"));
+        }
+        assertEquals("1:42 2:7 mark " + MARK, snapshot());
     }
 }

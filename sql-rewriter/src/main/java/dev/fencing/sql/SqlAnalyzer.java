@@ -71,7 +71,8 @@ public final class SqlAnalyzer {
      * driver that puts parameter values into the text itself (MariaDB Connector/J and MySQL Connector/J by default,
      * pgjdbc in simple query mode) reads comments its own way: where it takes such a {@code ?} for a placeholder,
      * the value it puts there becomes SQL the fence never read (found by review: {@code /}{@code *}{@code /} and
-     * {@code --} followed by a control character).
+     * {@code --} followed by a control character). On MariaDB a {@code ?} inside a plain {@code '...'} literal is
+     * no such {@code ?} where both connectors read the text as the server does (see the method's body).
      */
     public static boolean questionMarkOutsideMarkers(String sql, Dialect dialect) {
         return questionMarkOutsideMarkers(sql, dialect, null);
@@ -92,14 +93,28 @@ public final class SqlAnalyzer {
             return false;
         }
         int markers = 0;
+        // MariaDB/MySQL: a '?' inside a plain '...' literal is read alike by the server and both connectors (MariaDB
+        // Connector/J's and MySQL Connector/J's parsers skip '...' strings) where nothing else can put them out of step:
+        // no comment start anywhere ('#', '--', '/*': the connectors read comments their own ways), no backslash, no
+        // JDBC escape, and no quoted name or "..." holding a quote or a '?'
+        boolean plainLiterals = dialect == Dialect.MARIADB && sql.indexOf('\\') < 0 && sql.indexOf('#') < 0
+                && !sql.contains("--") && !sql.contains("/*") && sql.indexOf('{') < 0;
+        int literal = 0;
         for (Part part : backslashEscapes == null ? SqlLexer.split(sql, dialect)
                 : SqlLexer.split(sql, dialect, backslashEscapes)) {
             for (Token token : part.tokens()) {
+                String source = part.source(token);
                 if (token.kind() == Token.Kind.MARKER) {
                     markers++;
+                } else if (source.charAt(0) == '\'' && token.kind() == Token.Kind.STRING) {
+                    literal += (int) source.chars().filter(c -> c == '?').count();
+                } else if (token.kind() != Token.Kind.WORD && token.kind() != Token.Kind.PUNCTUATION
+                        && (source.indexOf('\'') >= 0 || source.indexOf('?') >= 0)) {
+                    plainLiterals = false;
                 }
             }
         }
+        markers += plainLiterals ? literal : 0;
         return markers != all;
     }
 
