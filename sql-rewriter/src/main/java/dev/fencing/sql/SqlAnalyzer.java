@@ -73,14 +73,9 @@ public final class SqlAnalyzer {
      * the value it puts there becomes SQL the fence never read (found by review: {@code /}{@code *}{@code /} and
      * {@code --} followed by a control character). On MariaDB a {@code ?} inside a plain {@code '...'} literal is
      * no such {@code ?} where both connectors read the text as the server does (see the method's body).
-     */
-    public static boolean questionMarkOutsideMarkers(String sql, Dialect dialect) {
-        return questionMarkOutsideMarkers(sql, dialect, null);
-    }
-
-    /**
-     * {@link #questionMarkOutsideMarkers(String, Dialect)} for a text read in one mode ({@link
-     * Analysis#backslashEscapes()}; {@code null}: the dialect's default reading).
+     *
+     * @param backslashEscapes the mode the text was read in ({@link Analysis#backslashEscapes()}); {@code null}: the
+     *                         dialect's default reading
      */
     public static boolean questionMarkOutsideMarkers(String sql, Dialect dialect, Boolean backslashEscapes) {
         int all = 0;

@@ -682,6 +682,20 @@ class SqlAnalyzerTest {
     }
 
     @Test
+    void mariadbQuestionMarksInPlainLiteralsAreReadAlikeByTheConnectors_C9() {
+        assertFalse(SqlAnalyzer.questionMarkOutsideMarkers("PREPARE s FROM 'UPDATE t SET a = ? WHERE id = 1'",
+                Dialect.MARIADB, null));
+        assertFalse(SqlAnalyzer.questionMarkOutsideMarkers("EXECUTE IMMEDIATE 'SELECT ?, ''?''' USING ?",
+                Dialect.MARIADB, null));
+        for (String sql : List.of("SELECT 'a?' /* c */, ?", "SELECT 'a?' -- c", "SELECT 'a?' # c",
+                "SELECT 'a\\'?', ?", "SELECT `it's`, 'a?', ?", "SELECT \"a?\", ?", "SELECT `a?`, ?",
+                "SELECT '{fn x}', 'a?'", "SELECT 1--'\n?'")) {
+            assertTrue(SqlAnalyzer.questionMarkOutsideMarkers(sql, Dialect.MARIADB, null), sql);
+        }
+        assertTrue(SqlAnalyzer.questionMarkOutsideMarkers("SELECT 'a?'", Dialect.POSTGRESQL, null));
+    }
+
+    @Test
     void mariadbStringsWithBackslashesAreReadByTheSessionsMode_C9() {
         String hidden = "SELECT 'a\\' AS s, f() AS g -- '";
         assertEquals(StatementKind.UNGUARDABLE, maria.analyze(hidden).kind());

@@ -120,12 +120,12 @@ public final class EpochGuard {
                         () -> queryTimeout);
     }
 
-    /** What keeps this connection's un-admitted work read-only on the server. */
     /** MariaDB/MySQL: whether the session reads backslashes in strings as plain characters now (see {@link SessionProbe}). */
     public boolean noBackslashEscapes() throws SQLException {
         return probe.noBackslashEscapes();
     }
 
+    /** What keeps this connection's un-admitted work read-only on the server. */
     public Admission admission() {
         return admission;
     }
