@@ -77,11 +77,15 @@ class MariaDbBypassTest extends BypassTest {
                         + " PREPARE fencing_bypass FROM @fencing_bypass; EXECUTE fencing_bypass;"
                         + " DEALLOCATE PREPARE fencing_bypass; END",
                 "CREATE FUNCTION " + function + "(t VARCHAR(64), amount INT) RETURNS INT MODIFIES SQL DATA BEGIN"
-                        + " UPDATE " + table + " SET balance = balance + amount; RETURN amount; END");
+                        + " UPDATE " + table + " SET balance = balance + amount; RETURN amount; END",
+                "CREATE VIEW " + table + "_wv AS SELECT " + function + "('" + table + "', 1) AS x",
+                "CREATE VIEW " + table + "_wvv AS SELECT x FROM " + table + "_wv");
     }
 
     @Override
     void dropProcedures(Statement s) throws SQLException {
+        s.execute("DROP VIEW IF EXISTS " + table + "_wvv");
+        s.execute("DROP VIEW IF EXISTS " + table + "_wv");
         s.execute("DROP PROCEDURE IF EXISTS " + procedure);
         s.execute("DROP FUNCTION IF EXISTS " + function);
         s.execute("DROP TABLE IF EXISTS " + table + "_renamed");
@@ -307,6 +311,9 @@ class MariaDbBypassTest extends BypassTest {
                 }),
                 cannotGuard("CREATE TABLE ... SELECT of a stored function that writes", c -> c.createStatement()
                         .execute("CREATE TABLE " + t + "_copy SELECT " + function + "('" + t + "', 1) AS x")),
+                cannotGuard("CREATE TABLE ... SELECT of a view over a view calling a stored function that writes",
+                        c -> c.createStatement().execute("CREATE TABLE " + t + "_copy AS SELECT * FROM " + table
+                                + "_wvv")),
                 guarded("REPLACE ... RETURNING (unreadable to the parser)", c -> c.createStatement().execute(
                         "REPLACE INTO " + t + " VALUES (1, 0) RETURNING id")),
                 guarded("UPDATE of a derived table and a table (unreadable to the parser)", c -> c.createStatement()

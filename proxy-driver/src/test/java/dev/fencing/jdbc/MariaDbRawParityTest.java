@@ -144,6 +144,14 @@ class MariaDbRawParityTest {
                         + " / " + readOf(c, table + "_b");
             }
             assertEquals("HY000 1099 / HY000 1099 / 1100", raws);
+            try (Connection c = DriverManager.getConnection(raw); Statement s = c.createStatement()) {
+                // why the fence cannot hand the raw driver's 1099 back: its sessions are read-only on the server until
+                // admitted (SPEC C10), and there the server answers the access mode first (docs/mariadb.md)
+                s.execute("SET SESSION TRANSACTION READ ONLY");
+                s.execute("LOCK TABLES " + table + " READ");
+                assertEquals("25006 1792 / 25006 1792", outcome(c, "TRUNCATE TABLE " + table) + " / "
+                        + outcome(c, "UPDATE " + table + " SET v = 0"));
+            }
             try (Connection c = owner(); Statement s = c.createStatement()) {
                 s.execute("LOCK TABLES " + table + " READ");
                 assertEquals(FencingSqlState.CANNOT_GUARD + " 0", outcome(c, "TRUNCATE TABLE " + table));

@@ -165,6 +165,128 @@ class MariaDbServerTruthTest {
         }
     }
 
+    /**
+     * A view (or a view over a view) whose definition calls a stored function that writes, read by {@code CREATE
+     * TABLE ... SELECT}: the server commits before the statement, releasing the guard's lock, and only then runs the
+     * query, so the function wrote after a new owner's advance had committed (found for issue 23: the old owner's
+     * {@code +1} landed on the new owner's 1000). It is refused like a direct call of the function; the same view
+     * read by {@code INSERT ... SELECT}, {@code UPDATE} and {@code DELETE} runs under the lock, and the advance waits.
+     */
+    @Test
+    void aViewCallingAWritingFunctionCannotWriteAfterCreateTableSelectCommitted_C3() throws Exception {
+        String slow = table + "_slow";
+        TestDatabase.exec(raw, "CREATE FUNCTION " + slow + "() RETURNS INT MODIFIES SQL DATA BEGIN DO SLEEP(1.5);"
+                        + " UPDATE " + table + " SET v = v + 1 WHERE id = 2; RETURN 1; END",
+                "CREATE VIEW " + table + "_v AS SELECT " + slow + "() AS x",
+                "CREATE VIEW " + table + "_vv AS SELECT x FROM " + table + "_v",
+                "CREATE VIEW " + table + "_plain AS SELECT id, v FROM " + table,
+                "CREATE TABLE " + table + "_log (x INT) ENGINE=InnoDB");
+        try {
+            String[] creates = {"CREATE TABLE " + table + "_c SELECT * FROM " + table + "_v",
+                    "CREATE TABLE " + table + "_c AS SELECT x FROM `" + table + "_vv`",
+                    "CREATE OR REPLACE TABLE " + table + "_c SELECT 1 AS y FROM DUAL WHERE EXISTS (SELECT * FROM "
+                            + table + "_vv)",
+                    "EXECUTE IMMEDIATE 'CREATE TABLE " + table + "_c SELECT * FROM " + table + "_vv'"};
+            for (String create : creates) {
+                SQLException refused = raceWithAnAdvance(create);
+                assertTrue(refused != null && FencingSqlState.CANNOT_GUARD.equals(refused.getSQLState()),
+                        create + ": " + refused);
+                assertEquals(0, count("information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '"
+                        + table + "_c'"), create);
+            }
+            try (Connection c = owner(currentMark()); Statement s = c.createStatement()) {
+                s.execute("PREPARE " + table + "_s FROM 'CREATE TABLE " + table + "_c SELECT * FROM " + table + "_v'");
+                assertEquals(FencingSqlState.CANNOT_GUARD, assertThrows(SQLException.class,
+                        () -> s.execute("EXECUTE " + table + "_s")).getSQLState());
+            }
+            for (String write : new String[] {"INSERT INTO " + table + "_log SELECT x FROM " + table + "_vv",
+                    "UPDATE " + table + "_log, " + table + "_vv SET " + table + "_log.x = " + table + "_vv.x",
+                    "DELETE FROM " + table + "_log WHERE x IN (SELECT x FROM " + table + "_vv)"}) {
+                assertEquals(null, raceWithAnAdvance(write), write);
+            }
+            // without a token, or with a stale one, nothing runs; a view that calls nothing is no reason to refuse
+            String before = snapshot();
+            try (Connection none = DriverManager.getConnection("jdbc:fencing:" + raw.substring("jdbc:".length())
+                    + "&fencing.resource=" + resource); Statement s = none.createStatement()) {
+                // the server refuses the function's write as read-only; the driver says why, the server's error inside
+                SQLException readOnly = assertThrows(SQLException.class, () -> s.execute("SELECT * FROM " + table
+                        + "_vv"));
+                assertEquals(FencingSqlState.INVALID_TOKEN, readOnly.getSQLState());
+                assertEquals("25006", ((SQLException) readOnly.getCause()).getSQLState());
+                assertEquals(FencingSqlState.INVALID_TOKEN, assertThrows(SQLException.class, () -> s.execute(
+                        "INSERT INTO " + table + "_log SELECT x FROM " + table + "_vv")).getSQLState());
+            }
+            assertEquals(before, snapshot());
+            refusedAndNothingChanged(MARK - 2, "INSERT INTO " + table + "_log SELECT x FROM " + table + "_vv",
+                    FencingSqlState.STALE_TOKEN);
+            refusedAndNothingChanged(MARK - 2, creates[1], FencingSqlState.CANNOT_GUARD);
+            try (Connection c = owner(currentMark()); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE " + table + "_c SELECT * FROM " + table + "_plain");
+            }
+            assertEquals(2, count(table + "_c"));
+        } finally {
+            TestDatabase.exec(raw, "DROP TABLE IF EXISTS " + table + "_c", "DROP TABLE IF EXISTS " + table + "_log",
+                    "DROP VIEW IF EXISTS " + table + "_vv", "DROP VIEW IF EXISTS " + table + "_v",
+                    "DROP VIEW IF EXISTS " + table + "_plain", "DROP FUNCTION IF EXISTS " + slow);
+        }
+    }
+
+    /**
+     * Runs {@code sql} as the owner of {@link #MARK} + the race's round while the next owner writes {@code v = 1000}
+     * into row 2 half a second later: the row must end at 1000, the old owner's write before the new owner's or not
+     * at all. Returns what the old owner's statement threw, or null.
+     */
+    private SQLException raceWithAnAdvance(String sql) throws Exception {
+        long token = currentMark();
+        try (Connection old = owner(token); Statement s = old.createStatement();
+             Connection next = owner(token + 1); Statement n = next.createStatement()) {
+            long session;
+            try (ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
+                rs.next();
+                session = rs.getLong(1);
+            }
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+            try {
+                java.util.concurrent.Future<SQLException> slow = pool.submit(() -> {
+                    try {
+                        s.execute(sql);
+                        return null;
+                    } catch (SQLException e) {
+                        return e;
+                    }
+                });
+                // the new owner writes while the old owner's statement is on the server (or refused already)
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (!slow.isDone() && count("information_schema.PROCESSLIST WHERE ID = " + session
+                        + " AND STATE = 'User sleep'") == 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                n.executeUpdate("UPDATE " + table + " SET v = 1000 WHERE id = 2");
+                SQLException outcome = slow.get();
+                assertEquals(1, count(table + " WHERE id = 2 AND v = 1000"), sql
+                        + ": the old owner's write landed after the new owner's advance (" + snapshot() + ")");
+                return outcome;
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    private long currentMark() throws SQLException {
+        try (Statement s = judge.createStatement();
+             ResultSet rs = s.executeQuery("SELECT epoch FROM fencing_epoch WHERE resource = '" + resource + "'")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private int count(String from) throws SQLException {
+        try (Statement s = judge.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + from)) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
     @Test
     void aTransactionEndedBySqlIsSeenAndTheNextWriteIsGuardedAgain_C9() throws SQLException {
         try (Connection old = owner(MARK); Statement s = old.createStatement()) {
@@ -234,7 +356,11 @@ class MariaDbServerTruthTest {
         // found by review: the connectors put values into the text and read /*/ and --<control> otherwise
         String before = snapshot();
         for (String sql : new String[] {"SELECT 1 /*/ '*/, 'p ? ' AS b /*/ '*/",
-                "SELECT 1 --\r '\n, 'abc ? ' AS x --\r '\n", "SELECT 'what?' FROM " + table + " WHERE id = ?"}) {
+                "SELECT 1 --\r '\n, 'abc ? ' AS x --\r '\n",
+                "SELECT 'what?' /* a comment */ FROM " + table + " WHERE id = ?",
+                "SELECT 'what?' FROM " + table + " WHERE id = ? -- a comment",
+                "SELECT 'wh\\at?' FROM " + table + " WHERE id = ?",
+                "SELECT 1 AS `it's`, 'p ?' AS b, ?", "SELECT \"what?\" AS q, ?", "SELECT 1 AS `a?`, ?"}) {
             try (Connection c = owner(3)) {
                 SQLException e = assertThrows(SQLException.class, () -> c.prepareStatement(sql), sql);
                 assertEquals(FencingSqlState.CANNOT_GUARD, e.getSQLState(), sql);
@@ -246,5 +372,50 @@ class MariaDbServerTruthTest {
             ps.executeQuery().close();
         }
         assertEquals(before, snapshot());
+    }
+
+    /**
+     * Issue 23: a {@code ?} inside a plain {@code '...'} literal of a text with no comment and no backslash is read
+     * alike by the server and both connectors, so it runs as through the underlying driver: the connector puts the
+     * value only where the server reads the marker ({@code PREPARE name FROM '...?...'}, {@code EXECUTE IMMEDIATE
+     * '...?...' USING ?}), and a value holding SQL stays a value.
+     */
+    @Test
+    void aQuestionMarkInAPlainLiteralIsReadAlikeByTheConnectorsAndTheServer_C9() throws Exception {
+        try (Connection none = DriverManager.getConnection("jdbc:fencing:" + raw.substring("jdbc:".length())
+                + "&fencing.resource=" + resource)) {
+            try (PreparedStatement ps = none.prepareStatement("SELECT 'what?' AS q, v, ? AS p FROM " + table
+                    + " WHERE id = ?")) {
+                ps.setString(1, "x' OR " + table + "_nosuch() OR 'y");
+                ps.setInt(2, 1);
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertTrue(rs.next());
+                    assertEquals("what?", rs.getString(1));
+                    assertEquals(100, rs.getInt(2));
+                    assertEquals("x' OR " + table + "_nosuch() OR 'y", rs.getString(3));
+                }
+            }
+            String before = snapshot();
+            try (PreparedStatement ps = none.prepareStatement("EXECUTE IMMEDIATE 'UPDATE " + table
+                    + " SET v = ? WHERE id = 1' USING ?")) {
+                ps.setInt(1, 42);
+                assertEquals(FencingSqlState.INVALID_TOKEN, assertThrows(SQLException.class, ps::executeUpdate)
+                        .getSQLState());
+            }
+            assertEquals(before, snapshot());
+        }
+        try (Connection c = owner(MARK); Statement s = c.createStatement()) {
+            try (PreparedStatement ps = c.prepareStatement("EXECUTE IMMEDIATE 'UPDATE " + table
+                    + " SET v = ? WHERE id = 1' USING ?")) {
+                ps.setInt(1, 42);
+                assertEquals(1, ps.executeUpdate());
+            }
+            try (PreparedStatement ps = c.prepareStatement("PREPARE " + table + "_ps FROM 'UPDATE " + table
+                    + " SET v = ? WHERE id = 2'")) {
+                ps.execute();
+            }
+            assertEquals(1, s.executeUpdate("EXECUTE " + table + "_ps USING 7"));
+        }
+        assertEquals("1:42 2:7 mark " + MARK, snapshot());
     }
 }

@@ -135,6 +135,99 @@ class MariaDbUnreadableTextTest {
         assertFalse(tableExists(table + "_d"));
     }
 
+    /**
+     * Issue 23: a string whose end depends on {@code NO_BACKSLASH_ESCAPES} is read as the session's live mode reads
+     * it (the server's status flags), in both modes, with and without a token; the same text means different things
+     * in the two modes, and each connection gets its own mode's reading. A text of several statements, a statement
+     * naming {@code sql_mode}, a batch, and a prepared statement whose session changed mode since it was prepared stay
+     * refused.
+     */
+    @Test
+    void stringsWithBackslashesAreReadByTheSessionsLiveMode_C9() throws Exception {
+        String notes = table + "_d";
+        TestDatabase.exec(raw, "CREATE TABLE " + notes + " (id INT PRIMARY KEY, note VARCHAR(60)) ENGINE=InnoDB");
+        // with backslash escapes one string; without them a string, a call of the writing function and a comment
+        String hiddenCall = "SELECT 'a\\' AS s, " + table + "_fn() AS f -- '";
+        String noEscapes = "SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_BACKSLASH_ESCAPES')";
+        try (Connection none = fenced(0); Statement s = none.createStatement();
+             Connection noneNoEscapes = fenced(0); Statement n = noneNoEscapes.createStatement()) {
+            n.execute(noEscapes);
+            for (int round = 0; round < 2; round++) {
+                // each session's own reading, whichever asked first (the analysis is cached per mode)
+                try (ResultSet rs = s.executeQuery(hiddenCall)) {
+                    assertTrue(rs.next());
+                    assertEquals("a' AS s, " + table + "_fn() AS f -- ", rs.getString(1));
+                    assertEquals(1, rs.getMetaData().getColumnCount());
+                }
+                assertEquals(FencingSqlState.INVALID_TOKEN, refusal(noneNoEscapes, hiddenCall).getSQLState());
+            }
+            assertEquals(FencingSqlState.INVALID_TOKEN, refusal(none, "INSERT INTO " + notes
+                    + " VALUES (1, \"double \\\"quoted\\\"\")").getSQLState());
+            assertEquals(FencingSqlState.INVALID_TOKEN, refusal(noneNoEscapes, "INSERT INTO " + notes
+                    + " VALUES (1, 'C:\\temp\\')").getSQLState());
+            try (ResultSet rs = n.executeQuery("SELECT 'C:\\temp\\' AS p")) {
+                assertTrue(rs.next());
+                assertEquals("C:\\temp\\", rs.getString(1));
+            }
+        }
+        assertEquals(100, balance());
+        assertEquals(0, queryInt("SELECT COUNT(*) FROM " + notes));
+        try (Connection current = fenced(MARK); Statement s = current.createStatement()) {
+            assertEquals(1, s.executeUpdate("INSERT INTO " + notes + " VALUES (1, \"double \\\"quoted\\\"\")"));
+            try (PreparedStatement p = current.prepareStatement("INSERT INTO " + notes + " VALUES (?, 'it\\'s')")) {
+                p.setInt(1, 2);
+                assertEquals(1, p.executeUpdate());
+                s.execute(noEscapes);
+                // prepared in the other mode: its strings end elsewhere now
+                p.setInt(1, 3);
+                assertEquals(FencingSqlState.CANNOT_GUARD, assertThrows(SQLException.class, p::executeUpdate)
+                        .getSQLState());
+            }
+            assertEquals(1, s.executeUpdate("INSERT INTO " + notes + " VALUES (4, 'C:\\temp\\')"));
+            try (PreparedStatement p = current.prepareStatement("INSERT INTO " + notes + " VALUES (?, 'D:\\')")) {
+                p.setInt(1, 5);
+                assertEquals(1, p.executeUpdate());
+            }
+            try (ResultSet rs = s.executeQuery(hiddenCall)) {
+                assertTrue(rs.next());
+                assertEquals(1, rs.getInt(2), "the call ran, guarded");
+            }
+            // several statements, sql_mode named, a batch: the mode could change before a statement is read
+            for (String text : new String[] {"SET SESSION sql_mode = ''; INSERT INTO " + notes + " VALUES (6, 'x\\')",
+                    "SELECT 1; INSERT INTO " + notes + " VALUES (7, 'y\\')",
+                    "SET STATEMENT sql_mode = '' FOR INSERT INTO " + notes + " VALUES (8, 'z\\')"}) {
+                assertEquals(FencingSqlState.CANNOT_GUARD, refusal(current, text).getSQLState(), text);
+            }
+            s.addBatch("SET SESSION sql_mode = ''");
+            assertEquals(FencingSqlState.CANNOT_GUARD, assertThrows(SQLException.class,
+                    () -> s.addBatch("INSERT INTO " + notes + " VALUES (9, 'w\\')")).getSQLState());
+        }
+        assertEquals(101, balance());
+        assertEquals("1:double \"quoted\" 2:it's 4:C:\\temp\\ 5:D:\\ ", notes(notes));
+        advance();
+        try (Connection stale = fenced(MARK); Statement s = stale.createStatement()) {
+            assertEquals(FencingSqlState.STALE_TOKEN, refusal(stale, "INSERT INTO " + notes
+                    + " VALUES (10, \"a\\\"b\")").getSQLState());
+            s.execute(noEscapes);
+            assertEquals(FencingSqlState.STALE_TOKEN, refusal(stale, hiddenCall).getSQLState());
+            assertEquals(FencingSqlState.STALE_TOKEN, refusal(stale, "DELETE FROM " + notes + " WHERE note = 'C:\\temp\\'")
+                    .getSQLState());
+        }
+        assertEquals(101, balance());
+        assertEquals(4, queryInt("SELECT COUNT(*) FROM " + notes));
+    }
+
+    private String notes(String notes) throws SQLException {
+        StringBuilder out = new StringBuilder();
+        try (Connection c = DriverManager.getConnection(raw); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id, note FROM " + notes + " ORDER BY id")) {
+            while (rs.next()) {
+                out.append(rs.getInt(1)).append(':').append(rs.getString(2)).append(' ');
+            }
+        }
+        return out.toString();
+    }
+
     @Test
     void compoundStatementsAreRefusedWhateverTheTokenSayingWhy_C10() throws Exception {
         String[] texts = {

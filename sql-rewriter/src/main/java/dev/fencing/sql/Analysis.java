@@ -21,6 +21,7 @@ public final class Analysis {
     private final boolean callEscape;
     private final List<String> calledFunctions;
     private final List<String> castTypes;
+    private final List<String> readNames;
     private final List<List<String>> targetReferences;
     private final boolean changesDataOnly;
     private final boolean opaque;
@@ -30,13 +31,15 @@ public final class Analysis {
     private final String preparedName;
     private final Analysis prepared;
     private final String executedName;
+    /** Whether the text was read with backslash escapes (the session's mode); null when its reading does not depend on it. */
+    private final Boolean backslashEscapes;
     /** What the tokens say besides the kind: a set of {@link Fact}s (see {@link StatementFacts}). */
     private final int facts;
 
     /** Facts the analyzer derives from a text's tokens, for the driver's refusals. */
     enum Fact {
         CHANGES_CLIENT_CHARSET, PREPARES_TRANSACTION, LOCKS_ROWS, NAMES_PROTECTED_TABLE, RUNS_OUTSIDE_TRANSACTION,
-        READS_RELATIONS, TAKES_TABLE_LOCKS, QUERIES_AFTER_IMPLICIT_COMMIT;
+        READS_RELATIONS, TAKES_TABLE_LOCKS, QUERIES_AFTER_IMPLICIT_COMMIT, READS_BY_BACKSLASH_MODE;
 
         int bit() {
             return 1 << ordinal();
@@ -58,6 +61,7 @@ public final class Analysis {
         this.callEscape = b.callEscape;
         this.calledFunctions = List.copyOf(b.calledFunctions);
         this.castTypes = List.copyOf(b.castTypes);
+        this.readNames = List.copyOf(b.readNames);
         this.targetReferences = List.copyOf(b.targetReferences);
         this.changesDataOnly = b.changesDataOnly;
         this.opaque = b.opaque;
@@ -67,6 +71,7 @@ public final class Analysis {
         this.preparedName = b.preparedName;
         this.prepared = b.prepared;
         this.executedName = b.executedName;
+        this.backslashEscapes = b.backslashEscapes;
         this.facts = b.facts;
     }
 
@@ -99,6 +104,7 @@ public final class Analysis {
         b.callEscape = callEscape;
         b.calledFunctions = calledFunctions;
         b.castTypes = castTypes;
+        b.readNames = readNames;
         b.targetReferences = targetReferences;
         b.changesDataOnly = changesDataOnly;
         b.opaque = opaque;
@@ -108,6 +114,7 @@ public final class Analysis {
         b.preparedName = preparedName;
         b.prepared = prepared;
         b.executedName = executedName;
+        b.backslashEscapes = backslashEscapes;
         b.facts = facts;
         return b;
     }
@@ -128,6 +135,7 @@ public final class Analysis {
         private boolean callEscape;
         private List<String> calledFunctions = List.of();
         private List<String> castTypes = List.of();
+        private List<String> readNames = List.of();
         private List<List<String>> targetReferences = List.of();
         private boolean changesDataOnly;
         private boolean opaque;
@@ -137,6 +145,7 @@ public final class Analysis {
         private String preparedName;
         private Analysis prepared;
         private String executedName;
+        private Boolean backslashEscapes;
         private int facts;
 
         private Builder(StatementKind kind) {
@@ -202,6 +211,11 @@ public final class Analysis {
             return this;
         }
 
+        Builder readNames(List<String> value) {
+            readNames = value;
+            return this;
+        }
+
         Builder opaque(boolean value) {
             opaque = value;
             return this;
@@ -230,6 +244,11 @@ public final class Analysis {
 
         Builder executes(String name) {
             executedName = name;
+            return this;
+        }
+
+        Builder backslashEscapes(Boolean value) {
+            backslashEscapes = value;
             return this;
         }
 
@@ -335,6 +354,17 @@ public final class Analysis {
     }
 
     /**
+     * MariaDB/MySQL, for a query ({@code SELECT}, as a view's definition is) and for a statement that
+     * {@linkplain #queriesAfterImplicitCommit() runs its query after an implicit commit}: every name its tokens may
+     * read as a relation (each name's own part, unquoted, as written; a {@code "..."} too, which names a relation
+     * under {@code ANSI_QUOTES}), a superset the catalog judges: a view among them may call a function that writes.
+     * Empty for anything else.
+     */
+    public List<String> readNames() {
+        return readNames;
+    }
+
+    /**
      * For a mutation that {@linkplain #changesDataOnly() only changes data}: each place it names one of its
      * {@link #targetTables()}, as the parts of the name written there, quotes kept ({@code [public, "Audit"]}).
      * Empty when a target is not named in a plain way, or for anything else.
@@ -411,6 +441,25 @@ public final class Analysis {
      */
     public String executedName() {
         return executedName;
+    }
+
+    /**
+     * MariaDB/MySQL: whether the text was read with backslash escapes in its strings ({@code TRUE}), without them
+     * ({@code FALSE}, the session's {@code NO_BACKSLASH_ESCAPES}), or {@code null} when both readings agree. A text
+     * read by one mode means what it says only while the session is in that mode (see
+     * {@link SqlAnalyzer#analyze(String, boolean)}).
+     */
+    public Boolean backslashEscapes() {
+        return backslashEscapes;
+    }
+
+    /**
+     * MariaDB/MySQL: whether the text's strings end elsewhere with backslash escapes than without them, and nothing
+     * else makes it unreadable: {@link SqlAnalyzer#analyze(String, boolean)} reads it by the session's mode. This
+     * analysis alone refuses it.
+     */
+    public boolean readsByBackslashMode() {
+        return has(Fact.READS_BY_BACKSLASH_MODE);
     }
 
     int facts() {

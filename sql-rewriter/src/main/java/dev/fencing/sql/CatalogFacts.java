@@ -102,6 +102,28 @@ final class CatalogFacts {
     }
 
     /**
+     * See {@link Analysis#readNames()}: every name that is not called and not a qualifier ({@code db} in
+     * {@code db.v}), its own part unquoted, and on MariaDB every {@code "..."} (a name under {@code ANSI_QUOTES}).
+     */
+    static List<String> readNames(Part part, Dialect dialect) {
+        List<Token> tokens = part.tokens();
+        Set<String> names = new LinkedHashSet<>();
+        for (int i = 0; i < tokens.size(); i++) {
+            Token token = tokens.get(i);
+            boolean next = i + 1 < tokens.size();
+            if (next && (tokens.get(i + 1).isPunctuation('(') || tokens.get(i + 1).isPunctuation('.'))) {
+                continue;
+            }
+            String source = part.source(token);
+            if (isName(token) || dialect == Dialect.MARIADB && token.kind() == Token.Kind.STRING
+                    && source.startsWith("\"")) {
+                names.add(unquoted(source));
+            }
+        }
+        return new ArrayList<>(names);
+    }
+
+    /**
      * Each place the statement names one of {@code targets} (lower-cased own names), as the parts of the name
      * written there ({@code public}, {@code "Audit"}); empty unless every target is named at least once, so a
      * target written some other way is never taken for an exempt table.

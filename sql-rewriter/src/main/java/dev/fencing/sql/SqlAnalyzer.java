@@ -27,6 +27,10 @@ public final class SqlAnalyzer {
     private final List<String> protectedNames;
     private final int cacheCapacity;
     private final Map<String, Analysis> cache;
+    /** MariaDB/MySQL texts that {@linkplain Analysis#readsByBackslashMode() read by the mode}, read with backslash escapes. */
+    private final Map<String, Analysis> withEscapes;
+    /** The same texts read without backslash escapes ({@code NO_BACKSLASH_ESCAPES}). */
+    private final Map<String, Analysis> withoutEscapes;
 
     /**
      * @param cacheCapacity how many texts to remember; when full the cache starts over. 0 caches nothing.
@@ -58,6 +62,8 @@ public final class SqlAnalyzer {
         this.protectedNames = List.copyOf(names);
         this.cacheCapacity = cacheCapacity;
         this.cache = new ConcurrentHashMap<>(Math.min(cacheCapacity, 1024));
+        this.withEscapes = new ConcurrentHashMap<>();
+        this.withoutEscapes = new ConcurrentHashMap<>();
     }
 
     /**
@@ -65,9 +71,13 @@ public final class SqlAnalyzer {
      * driver that puts parameter values into the text itself (MariaDB Connector/J and MySQL Connector/J by default,
      * pgjdbc in simple query mode) reads comments its own way: where it takes such a {@code ?} for a placeholder,
      * the value it puts there becomes SQL the fence never read (found by review: {@code /}{@code *}{@code /} and
-     * {@code --} followed by a control character).
+     * {@code --} followed by a control character). On MariaDB a {@code ?} inside a plain {@code '...'} literal is
+     * no such {@code ?} where both connectors read the text as the server does (see the method's body).
+     *
+     * @param backslashEscapes the mode the text was read in ({@link Analysis#backslashEscapes()}); {@code null}: the
+     *                         dialect's default reading
      */
-    public static boolean questionMarkOutsideMarkers(String sql, Dialect dialect) {
+    public static boolean questionMarkOutsideMarkers(String sql, Dialect dialect, Boolean backslashEscapes) {
         int all = 0;
         for (int i = 0; i < sql.length(); i++) {
             if (sql.charAt(i) == '?') {
@@ -78,13 +88,28 @@ public final class SqlAnalyzer {
             return false;
         }
         int markers = 0;
-        for (Part part : SqlLexer.split(sql, dialect)) {
+        // MariaDB/MySQL: a '?' inside a plain '...' literal is read alike by the server and both connectors (MariaDB
+        // Connector/J's and MySQL Connector/J's parsers skip '...' strings) where nothing else can put them out of step:
+        // no comment start anywhere ('#', '--', '/*': the connectors read comments their own ways), no backslash, no
+        // JDBC escape, and no quoted name or "..." holding a quote or a '?'
+        boolean plainLiterals = dialect == Dialect.MARIADB && sql.indexOf('\\') < 0 && sql.indexOf('#') < 0
+                && !sql.contains("--") && !sql.contains("/*") && sql.indexOf('{') < 0;
+        int literal = 0;
+        for (Part part : backslashEscapes == null ? SqlLexer.split(sql, dialect)
+                : SqlLexer.split(sql, dialect, backslashEscapes)) {
             for (Token token : part.tokens()) {
+                String source = part.source(token);
                 if (token.kind() == Token.Kind.MARKER) {
                     markers++;
+                } else if (source.charAt(0) == '\'' && token.kind() == Token.Kind.STRING) {
+                    literal += (int) source.chars().filter(c -> c == '?').count();
+                } else if (token.kind() != Token.Kind.WORD && token.kind() != Token.Kind.PUNCTUATION
+                        && (source.indexOf('\'') >= 0 || source.indexOf('?') >= 0)) {
+                    plainLiterals = false;
                 }
             }
         }
+        markers += plainLiterals ? literal : 0;
         return markers != all;
     }
 
@@ -150,7 +175,96 @@ public final class SqlAnalyzer {
     private Analysis analyzeText(String sql) {
         List<Part> parts = SqlLexer.split(sql, dialect);
         boolean clear = SqlLexer.isClear(sql, dialect);
-        return Analyses.withFacts(classifyText(sql, parts, clear), facts(sql, parts, clear));
+        int facts = facts(sql, parts, clear);
+        if (!clear && dialect == Dialect.MARIADB && SqlLexer.isClear(sql, dialect, true)
+                && SqlLexer.isClear(sql, dialect, false)) {
+            // only the two readings of backslashes disagree: the session's mode decides (analyze(sql, mode))
+            facts |= Analysis.Fact.READS_BY_BACKSLASH_MODE.bit();
+        }
+        return Analyses.withFacts(classifyText(sql, parts, clear), facts);
+    }
+
+    /**
+     * MariaDB/MySQL: what {@code sql} is in a session whose {@code NO_BACKSLASH_ESCAPES} is as given (the server
+     * reports it in every reply's status flags). A text whose strings end at the same places in both modes is
+     * {@link #analyze(String)}; one that {@linkplain Analysis#readsByBackslashMode() reads by the mode} is read as
+     * the server reads it in that mode, cached per mode, when it is one statement that names no {@code sql_mode}
+     * (a statement of a longer text could change the mode for the next, which the server would read otherwise) and
+     * neither prepares nor executes SQL from a string: its strings are then values, and the statement is classified
+     * from a copy whose strings hold no backslash (the same tokens, which every reading and the parser end alike).
+     * The result {@linkplain Analysis#backslashEscapes() says which mode it was read in}; anything else stays
+     * refused.
+     */
+    public Analysis analyze(String sql, boolean noBackslashEscapes) {
+        Analysis any = analyze(sql);
+        if (!any.readsByBackslashMode()) {
+            return any;
+        }
+        Map<String, Analysis> byMode = noBackslashEscapes ? withoutEscapes : withEscapes;
+        Analysis cached = byMode.get(sql);
+        if (cached != null) {
+            return cached;
+        }
+        Analysis analysis = analyzeInMode(sql, !noBackslashEscapes);
+        if (cacheCapacity == 0) {
+            return analysis;
+        }
+        if (byMode.size() >= cacheCapacity) {
+            byMode.clear();
+        }
+        Analysis raced = byMode.putIfAbsent(sql, analysis);
+        return raced == null ? analysis : raced;
+    }
+
+    private Analysis analyzeInMode(String sql, boolean escapes) {
+        List<Part> parts = SqlLexer.split(sql, dialect, escapes);
+        String mode = escapes ? "with backslash escapes" : "under NO_BACKSLASH_ESCAPES";
+        if (parts.size() != 1) {
+            return Analyses.unguardable("a text of several statements whose strings end where the session's sql_mode"
+                    + " says (backslashes): a statement could change the mode before the next is read: "
+                    + Analyses.excerpt(sql), Math.max(parts.size(), 1));
+        }
+        Part part = parts.get(0);
+        for (Token token : part.tokens()) {
+            if (Names.isName(token) && Names.fold(part.source(token)).contains("sql_mode")) {
+                return Analyses.unguardable("a statement whose strings end where the session's sql_mode says"
+                        + " (backslashes) names sql_mode: " + Analyses.excerpt(sql), 1);
+            }
+        }
+        String neutral = withoutBackslashes(part, escapes);
+        List<Part> neutralParts = SqlLexer.split(neutral, dialect);
+        Analysis analysis = SqlLexer.hasExecutableComment(sql, dialect, escapes) || neutralParts.size() != 1
+                || neutralParts.get(0).tokens().size() != part.tokens().size() || !SqlLexer.isClear(neutral, dialect)
+                ? null : analyzeText(neutral);
+        if (analysis == null || analysis.kind() != StatementKind.READ_ONLY && analysis.kind() != StatementKind.MUTATION
+                || analysis.preparedName() != null || analysis.executedName() != null
+                || !analysis.forgetsPrepared().isEmpty()) {
+            return Analyses.unguardable("a statement whose strings end where the session's sql_mode says"
+                    + " (backslashes), read " + mode + ", is no plain query or write: " + Analyses.excerpt(sql), 1);
+        }
+        return analysis.toBuilder().backslashEscapes(escapes).build();
+    }
+
+    /**
+     * The statement's text with every backslash in its strings (and, read with escapes, the character it escapes)
+     * turned into {@code _}: the same tokens, ended at the same places by every reading.
+     */
+    private static String withoutBackslashes(Part part, boolean escapes) {
+        StringBuilder out = new StringBuilder(part.text());
+        for (Token token : part.tokens()) {
+            if (token.kind() != Token.Kind.STRING) {
+                continue;
+            }
+            for (int i = token.start() + 1; i < token.end() - 1; i++) {
+                if (out.charAt(i) == '\\') {
+                    out.setCharAt(i, '_');
+                    if (escapes && i + 1 < token.end() - 1) {
+                        out.setCharAt(++i, '_');
+                    }
+                }
+            }
+        }
+        return out.toString();
     }
 
     /**
@@ -225,6 +339,13 @@ public final class SqlAnalyzer {
         functions.addAll(CatalogFacts.calledFunctions(part, dialect));
         Analysis withFacts = Analyses.withCatalogFacts(analysis, new ArrayList<>(functions),
                 dataOnly ? CatalogFacts.targetReferences(part, analysis.targetTables()) : List.of(), dataOnly);
+        if (dialect == Dialect.MARIADB
+                && (analysis.queriesAfterImplicitCommit() || analysis.kind() == StatementKind.READ_ONLY)) {
+            // a carried text's own names (EXECUTE IMMEDIATE '...') stay beside the outer text's
+            Set<String> names = new LinkedHashSet<>(analysis.readNames());
+            names.addAll(CatalogFacts.readNames(part, dialect));
+            withFacts = withFacts.toBuilder().readNames(new ArrayList<>(names)).build();
+        }
         return dataOnly ? withFacts.toBuilder().castTypes(CatalogFacts.castTypes(part, dialect)).build() : withFacts;
     }
 

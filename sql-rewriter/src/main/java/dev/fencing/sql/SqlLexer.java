@@ -71,6 +71,26 @@ final class SqlLexer {
      * PostgreSQL 15, a new token on older servers), or when an H2 compatibility mode would read {@code [...]} or
      * {@code #} otherwise. Such a text must not pass as read-only.
      */
+    /**
+     * Whether one reading of {@code sql}, with or without backslash escapes in its strings, ends them, its comments
+     * and statements where the server does in that mode (see {@link #isClear(String, Dialect)}).
+     */
+    static boolean isClear(String sql, Dialect dialect, boolean backslashStrings) {
+        SqlLexer lexer = new SqlLexer(sql, dialect, backslashStrings);
+        lexer.run();
+        return !lexer.unclear;
+    }
+
+    /** {@link #hasExecutableComment(String, Dialect)} in one reading of the text's strings. */
+    static boolean hasExecutableComment(String sql, Dialect dialect, boolean backslashStrings) {
+        if (dialect != Dialect.MARIADB || !sql.contains("/*!") && !sql.contains("/*M!")) {
+            return false;
+        }
+        SqlLexer lexer = new SqlLexer(sql, dialect, backslashStrings);
+        lexer.run();
+        return lexer.executableComment;
+    }
+
     static boolean isClear(String sql, Dialect dialect) {
         SqlLexer lexer = new SqlLexer(sql, dialect, dialect == Dialect.MARIADB);
         lexer.run();

@@ -673,6 +673,57 @@ class SqlAnalyzerTest {
     }
 
     @Test
+    void mariadbNamesAQueryMayReadAreReportedForTheCatalogToFindViews_C9() {
+        assertTrue(maria.analyze("CREATE TABLE t2 SELECT x FROM db.`V1` JOIN \"v2\" WHERE f(y)").readNames()
+                .containsAll(List.of("V1", "v2", "x", "y")));
+        assertFalse(maria.analyze("CREATE TABLE t2 SELECT x FROM db.`V1`").readNames().contains("db"));
+        assertTrue(maria.analyze("EXECUTE IMMEDIATE 'CREATE TABLE t2 SELECT * FROM v3'").readNames().contains("v3"));
+        assertEquals(List.of(), maria.analyze("UPDATE t SET a = 1").readNames());
+    }
+
+    @Test
+    void mariadbQuestionMarksInPlainLiteralsAreReadAlikeByTheConnectors_C9() {
+        assertFalse(SqlAnalyzer.questionMarkOutsideMarkers("PREPARE s FROM 'UPDATE t SET a = ? WHERE id = 1'",
+                Dialect.MARIADB, null));
+        assertFalse(SqlAnalyzer.questionMarkOutsideMarkers("EXECUTE IMMEDIATE 'SELECT ?, ''?''' USING ?",
+                Dialect.MARIADB, null));
+        for (String sql : List.of("SELECT 'a?' /* c */, ?", "SELECT 'a?' -- c", "SELECT 'a?' # c",
+                "SELECT 'a\\'?', ?", "SELECT `it's`, 'a?', ?", "SELECT \"a?\", ?", "SELECT `a?`, ?",
+                "SELECT '{fn x}', 'a?'", "SELECT 1--'\n?'")) {
+            assertTrue(SqlAnalyzer.questionMarkOutsideMarkers(sql, Dialect.MARIADB, null), sql);
+        }
+        assertTrue(SqlAnalyzer.questionMarkOutsideMarkers("SELECT 'a?'", Dialect.POSTGRESQL, null));
+    }
+
+    @Test
+    void mariadbStringsWithBackslashesAreReadByTheSessionsMode_C9() {
+        String hidden = "SELECT 'a\\' AS s, f() AS g -- '";
+        assertEquals(StatementKind.UNGUARDABLE, maria.analyze(hidden).kind());
+        assertTrue(maria.analyze(hidden).readsByBackslashMode());
+        Analysis escapes = maria.analyze(hidden, false);
+        assertEquals(StatementKind.READ_ONLY, escapes.kind());
+        assertEquals(List.of(), escapes.calledFunctions());
+        assertEquals(Boolean.TRUE, escapes.backslashEscapes());
+        Analysis plain = maria.analyze(hidden, true);
+        assertEquals(List.of("f"), plain.calledFunctions());
+        assertEquals(Boolean.FALSE, plain.backslashEscapes());
+        assertEquals(List.of(), maria.analyze(hidden, false).calledFunctions(), "cached per mode");
+        Analysis insert = maria.analyze("INSERT INTO t VALUES (1, \"a \\\"b\\\"\")", false);
+        assertEquals(StatementKind.MUTATION, insert.kind());
+        assertEquals(List.of("t"), insert.targetTables());
+        // readings of a text that is not one plain statement stay refused
+        for (String sql : List.of("SELECT 1; INSERT INTO t VALUES ('a\\')", "SET sql_mode = ''; SELECT 'a\\'b'",
+                "SET STATEMENT sql_mode = '' FOR INSERT INTO t VALUES ('a\\')", "PREPARE s FROM 'SELECT \\'1'",
+                "SET @x = 'a\\'b'")) {
+            assertEquals(StatementKind.UNGUARDABLE, maria.analyze(sql, true).kind(), sql);
+            assertEquals(StatementKind.UNGUARDABLE, maria.analyze(sql, false).kind(), sql);
+        }
+        // a text that reads the same in both modes is the mode-free analysis
+        assertEquals(maria.analyze("SELECT 'C:\\temp'"), maria.analyze("SELECT 'C:\\temp'", true));
+        assertEquals(null, maria.analyze("SELECT 'C:\\temp'", true).backslashEscapes());
+    }
+
+    @Test
     void mariadbTextsTheParserCannotReadAreWritesWhoseTablesCannotBeNamed_C5() {
         for (String sql : List.of("REPLACE INTO t VALUES (1) RETURNING a", "DELETE t2.*, t3.* FROM t1, t2, t3",
                 "CREATE ALGORITHM=MERGE VIEW v AS SELECT * FROM t WITH CHECK OPTION", "UPDATE t SET WHERE id = 1")) {

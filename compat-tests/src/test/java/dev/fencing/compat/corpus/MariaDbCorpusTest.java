@@ -34,7 +34,7 @@ class MariaDbCorpusTest extends CorpusTest {
 
     @Override
     double minimumPercent() {
-        return 90.5;
+        return 97.5;
     }
 
     @Override

@@ -17,7 +17,8 @@ import java.util.TreeMap;
  * MariaDB twins: a database per group and side on the MariaDB server, {@code cmp_<connector>_<group>_r} (underlying
  * driver) and {@code cmp_<connector>_<group>_f} (fencing driver, whose epoch table lives there), reached through
  * MariaDB Connector/J or MySQL Connector/J, and dropped when the next run starts, so a difference can be looked at
- * afterwards. The observers read with short lock waits: a table another connection holds locked is reported as
+ * afterwards. Runs that share a server at the same time need different prefixes ({@code fencing.compat.mariadb.prefix},
+ * {@code cmp} by default): one run's start drops the other's databases. The observers read with short lock waits: a table another connection holds locked is reported as
  * unreadable, not waited for.
  */
 final class MariaDbTwins implements Twins {
@@ -33,8 +34,13 @@ final class MariaDbTwins implements Twins {
 
     private MariaDbTwins(String baseUrl, String tag, String group) throws SQLException {
         String name = group.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "_");
-        rawDatabase = "cmp_" + tag + "_" + name + "_r";
-        fencedDatabase = "cmp_" + tag + "_" + name + "_f";
+        String prefix = System.getProperty("fencing.compat.mariadb.prefix", "cmp");
+        if (!prefix.matches("[a-z][a-z0-9]{0,15}")) {
+            throw new IllegalArgumentException("fencing.compat.mariadb.prefix must be a lower-case name of at most 16"
+                    + " characters: " + prefix);
+        }
+        rawDatabase = prefix + "_" + tag + "_" + name + "_r";
+        fencedDatabase = prefix + "_" + tag + "_" + name + "_f";
         fresh(baseUrl, rawDatabase);
         fresh(baseUrl, fencedDatabase);
         raw = DriverManager.getConnection(inDatabase(baseUrl, rawDatabase));

@@ -160,6 +160,69 @@ public final class Catalog {
         return functions.anyWrites(analysis.calledFunctions());
     }
 
+    /** How many views {@link #mayWriteAfterImplicitCommit} reads before it takes the query for one that may write. */
+    private static final int MAX_VIEWS = 64;
+
+    /**
+     * MariaDB/MySQL, for a statement that {@linkplain Analysis#queriesAfterImplicitCommit() commits on its own before
+     * its query runs} ({@code CREATE TABLE ... SELECT}): whether that query may write, by a function it calls
+     * ({@link #callsWritingFunction}) or one a view it reads calls, through views over views. The server gives each
+     * view's definition ({@code information_schema.VIEWS}), which {@code analyze} reads as any text and which the
+     * same question about functions then judges. A view whose definition the server does not show (no
+     * {@code SHOW VIEW} privilege), that cannot be read, or more than {@value #MAX_VIEWS} views count as writing.
+     */
+    public synchronized boolean mayWriteAfterImplicitCommit(Analysis analysis,
+                                                           java.util.function.Function<String, Analysis> analyze)
+            throws SQLException {
+        if (functions.anyWrites(analysis.calledFunctions())) {
+            return true;
+        }
+        if (dialect != Dialect.MARIADB) {
+            return false;
+        }
+        Set<String> asked = new HashSet<>();
+        Set<String> seen = new HashSet<>();
+        Set<String> names = new java.util.LinkedHashSet<>(analysis.readNames());
+        while (!names.isEmpty()) {
+            List<String> unknown = new java.util.ArrayList<>();
+            for (String name : names) {
+                if (asked.add(name.toUpperCase(java.util.Locale.ROOT))) {
+                    unknown.add(name.toUpperCase(java.util.Locale.ROOT));
+                }
+            }
+            names.clear();
+            if (unknown.isEmpty()) {
+                break;
+            }
+            try (PreparedStatement ps = raw.prepareStatement("SELECT TABLE_SCHEMA, TABLE_NAME, VIEW_DEFINITION"
+                    + " FROM information_schema.VIEWS WHERE UPPER(TABLE_NAME) IN ("
+                    + String.join(", ", java.util.Collections.nCopies(unknown.size(), "?")) + ")"
+                    + dialect.allRows())) {
+                for (int i = 0; i < unknown.size(); i++) {
+                    ps.setString(i + 1, unknown.get(i));
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        if (!seen.add(rs.getString(1) + "." + rs.getString(2))) {
+                            continue;
+                        }
+                        String definition = rs.getString(3);
+                        if (seen.size() > MAX_VIEWS || definition == null || definition.isBlank()) {
+                            return true;
+                        }
+                        Analysis view = analyze.apply(definition);
+                        if (view.kind() != dev.fencing.sql.StatementKind.READ_ONLY
+                                || functions.anyWrites(view.calledFunctions())) {
+                            return true;
+                        }
+                        names.addAll(view.readNames());
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
     /**
      * A function {@code analysis} calls whose work no guard can cover (SPEC C10), or null: on PostgreSQL one of the
      * extensions that open other sessions ({@code dblink}, {@code pg_background}); on H2 a Java function taking a

@@ -120,6 +120,11 @@ public final class EpochGuard {
                         () -> queryTimeout);
     }
 
+    /** MariaDB/MySQL: whether the session reads backslashes in strings as plain characters now (see {@link SessionProbe}). */
+    public boolean noBackslashEscapes() throws SQLException {
+        return probe.noBackslashEscapes();
+    }
+
     /** What keeps this connection's un-admitted work read-only on the server. */
     public Admission admission() {
         return admission;

@@ -86,6 +86,10 @@ final class StatementRouter {
      */
     Analysis analyze(String sql) throws SQLException {
         Analysis analysis = analyzer.analyze(sql);
+        if (analysis.readsByBackslashMode() && sql.indexOf('{') < 0) {
+            // MariaDB/MySQL: the strings end where the session's NO_BACKSLASH_ESCAPES says, which the server reports
+            analysis = analyzer.analyze(sql, guard.noBackslashEscapes());
+        }
         if (analysis.executedName() != null) {
             Analysis prepared = preparedByName.get(analysis.executedName());
             if (prepared == DEALLOCATED) {
@@ -144,7 +148,8 @@ final class StatementRouter {
      */
     Analysis analyzePrepared(String sql) throws SQLException {
         Analysis analysis = analyze(sql);
-        if (clientInterpolates && SqlAnalyzer.questionMarkOutsideMarkers(sql, analyzer.dialect())) {
+        if (clientInterpolates && SqlAnalyzer.questionMarkOutsideMarkers(sql, analyzer.dialect(),
+                analysis.backslashEscapes())) {
             refusals.refuse(Refusals.questionMarkInText(), sql);
         }
         return analysis;
@@ -227,9 +232,11 @@ final class StatementRouter {
                     refusals.refuse(Refusals.textMayEndTransaction(), sql);
                     return Route.PASS;
                 }
-                if (analysis.queriesAfterImplicitCommit() && catalog.callsWritingFunction(analysis)) {
-                    // CREATE TABLE ... SELECT f(): the server commits (releasing the guard's lock) before the query,
-                    // so f would write after a hand-over that came meanwhile (measured on MariaDB 10.11).
+                if (analysis.queriesAfterImplicitCommit()
+                        && catalog.mayWriteAfterImplicitCommit(analysis, analyzer::analyze)) {
+                    // CREATE TABLE ... SELECT f(), or SELECT from a view calling f: the server commits (releasing the
+                    // guard's lock) before the query, so f would write after a hand-over that came meanwhile
+                    // (measured on MariaDB 10.11, both ways).
                     refusals.refuse(Refusals.cannotGuard("the statement commits on its own before its query runs, so"
                             + " a function it calls would write after the guard's lock was released: create the table"
                             + " first, then INSERT ... SELECT"), sql);
@@ -376,6 +383,12 @@ final class StatementRouter {
      * fencing.*} cannot be part of one (audit mode records the refusal and queues the statement as it is).
      */
     Route routeInBatch(String sql, Analysis analysis) throws SQLException {
+        if (analysis.backslashEscapes() != null) {
+            // a statement before it in the batch may change the session's sql_mode, and the server would read it so
+            refusals.refuse(Refusals.cannotGuard("a statement whose strings end where the session's sql_mode says"
+                    + " (NO_BACKSLASH_ESCAPES) cannot be part of a batch: an earlier statement could change the mode"),
+                    sql);
+        }
         Route route = route(sql, analysis);
         if (route != Route.PASS && route != Route.GUARD) {
             refusals.refuse(Refusals.notInBatch(), sql);
@@ -390,6 +403,11 @@ final class StatementRouter {
 
     /** {@link #route(String, Analysis)} right before a prepared statement is sent (see {@link #reachesNothingShared}). */
     Route routeNow(String sql, Analysis analysis, Route prepared) throws SQLException {
+        if (analysis.backslashEscapes() != null && analysis.backslashEscapes() == guard.noBackslashEscapes()) {
+            // read in the mode the session had when it was prepared, which has changed since
+            refusals.refuse(Refusals.cannotGuard("the session's NO_BACKSLASH_ESCAPES changed since the statement was"
+                    + " prepared, and its strings end elsewhere now: prepare it again"), sql);
+        }
         return prepared == Route.GUARD && (runsAlone(sql, analysis) || reachesNothingShared(sql, analysis))
                 ? Route.PASS : prepared;
     }
