@@ -32,7 +32,7 @@ final class MariaDbTwins implements Twins {
     private final String rawDatabase;
     private final String fencedDatabase;
 
-    private MariaDbTwins(String baseUrl, String tag, String group) throws SQLException {
+    private MariaDbTwins(String baseUrl, String tag, String group, String guard) throws SQLException {
         String name = group.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "_");
         String prefix = System.getProperty("fencing.compat.mariadb.prefix", "cmp");
         if (!prefix.matches("[a-z][a-z0-9]{0,15}")) {
@@ -45,7 +45,8 @@ final class MariaDbTwins implements Twins {
         fresh(baseUrl, fencedDatabase);
         raw = DriverManager.getConnection(inDatabase(baseUrl, rawDatabase));
         fenced = DriverManager.getConnection(TestDatabase.fenced(inDatabase(baseUrl, fencedDatabase),
-                "fencing.schema=create", "fencing.resource=" + RESOURCE, "fencing.token=" + TOKEN));
+                "fencing.schema=create", "fencing.resource=" + RESOURCE, "fencing.token=" + TOKEN,
+                "fencing.guard=" + guard));
         observeRaw = observer(baseUrl);
         observeFenced = observer(baseUrl);
     }
@@ -53,7 +54,12 @@ final class MariaDbTwins implements Twins {
     /** Twins through MariaDB Connector/J ({@code mysqlConnector} false) or MySQL Connector/J. */
     static Twins.Factory factory(boolean mysqlConnector) {
         String url = mysqlConnector ? TestDatabase.mysqlUrl() : TestDatabase.mariadbUrl();
-        return group -> new MariaDbTwins(url, mysqlConnector ? "myc" : "mdb", group);
+        return group -> new MariaDbTwins(url, mysqlConnector ? "myc" : "mdb", group, "statement");
+    }
+
+    /** Twins through MariaDB Connector/J whose fenced side runs the session fence ({@code fencing.guard=session}). */
+    static Twins.Factory sessionFenceFactory() {
+        return group -> new MariaDbTwins(TestDatabase.mariadbUrl(), "mds", group, "session");
     }
 
     /** {@code url} with its database replaced by {@code database}. */
