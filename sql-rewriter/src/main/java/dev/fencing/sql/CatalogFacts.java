@@ -42,8 +42,22 @@ final class CatalogFacts {
      * PostgreSQL and H2, a number (which their lexers never read as a name) are no calls; on MariaDB a name may
      * start with a digit ({@code 1fX()}).
      */
+    /** Exactly {@code SHOW COUNT(*) WARNINGS} or {@code SHOW COUNT(*) ERRORS}, which hold no expression. */
+    private static boolean isShowCount(List<Token> tokens) {
+        return tokens.size() == 6 && KeywordClassifier.word(tokens, 0).equals("SHOW")
+                && KeywordClassifier.word(tokens, 1).equals("COUNT") && tokens.get(2).isPunctuation('(')
+                && tokens.get(3).isPunctuation('*') && tokens.get(4).isPunctuation(')')
+                && (KeywordClassifier.word(tokens, 5).equals("WARNINGS")
+                || KeywordClassifier.word(tokens, 5).equals("ERRORS"));
+    }
+
     static List<String> calledFunctions(Part part, Dialect dialect) {
         List<Token> tokens = part.tokens();
+        if (dialect == Dialect.MARIADB && isShowCount(tokens)) {
+            // SHOW COUNT(*) WARNINGS / ERRORS: grammar, not a call; asking the catalog about COUNT ran a query of the
+            // driver's own that reset the very count the caller asks for (issue 23, under the session fence)
+            return List.of();
+        }
         Set<String> names = new LinkedHashSet<>();
         for (int i = 0; i < tokens.size(); i++) {
             Token token = tokens.get(i);

@@ -841,4 +841,15 @@ class SqlAnalyzerTest {
         assertEquals(StatementKind.READ_ONLY, pg.analyze("SELECT U&'\\0061' AS a").kind());
         assertEquals(StatementKind.MUTATION, pg.analyze("EXPLAIN (U&\"analyze\") UPDATE t SET a = 1").kind());
     }
+
+    @Test
+    void showCountWarningsCallsNoFunctionButAShowWithAnExpressionStillDoes() {
+        // asking the catalog about COUNT was a query of the driver's own between an INSERT IGNORE and the caller's
+        // SHOW COUNT(*) WARNINGS, which reset the count (issue 23, the corpus under the session fence)
+        assertEquals(List.of(), maria.analyze("SHOW COUNT(*) WARNINGS").calledFunctions());
+        assertEquals(List.of(), maria.analyze("show count ( * ) errors;").calledFunctions());
+        assertTrue(maria.analyze("SHOW TABLES WHERE f() = 1").calledFunctions().contains("f"));
+        assertTrue(maria.analyze("SHOW COUNT(f()) WARNINGS").calledFunctions().contains("f"));
+        assertTrue(maria.analyze("SELECT COUNT(*)").calledFunctions().contains("COUNT"));
+    }
 }
