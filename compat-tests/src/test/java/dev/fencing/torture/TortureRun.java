@@ -123,6 +123,7 @@ final class TortureRun {
     /** Fails with the seed and the first counter-examples unless the run found no violation. */
     static void assertNoViolations(Result result) {
         if (!result.violations().isEmpty()) {
+            result.violations().forEach(violation -> System.out.println("VIOLATION " + violation));
             StringBuilder message = new StringBuilder().append(result.violations().size()).append(" violations in the")
                     .append(" torture run on ").append(result.target()).append("; ").append(rerun(result.config()));
             for (Checker.Violation violation : result.violations().subList(0, Math.min(5, result.violations().size()))) {
