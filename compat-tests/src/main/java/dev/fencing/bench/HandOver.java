@@ -186,7 +186,7 @@ public final class HandOver {
             }
         } finally {
             if (mariadb) {
-                exec(url, "DROP TABLE IF EXISTS " + data + ", " + epoch + "_session, " + epoch);
+                exec(url, "DROP TABLE IF EXISTS " + data + ", " + epoch + "_session, " + epoch + "_resource, " + epoch);
             } else {
                 exec(url, "DROP SCHEMA " + schema + " CASCADE");
             }
