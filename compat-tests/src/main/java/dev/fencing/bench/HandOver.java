@@ -14,17 +14,20 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * How long the session fence's hand-over takes on PostgreSQL (issue 22: under 200 ms with 16 registered sessions):
+ * How long the session fence's hand-over takes on PostgreSQL and MariaDB (issue 22: under 200 ms with 16 registered
+ * sessions):
  * {@code --sessions} connections register at token t ({@code fencing.guard=session}), idle or writing in
  * transactions in a loop ({@code --busy=true}); then a new owner's first write at t + 1 raises the mark, which ends
  * every one of them before it commits. Timed is that one write, on a connection opened beforehand: the new owner's
  * registration attempt, the advance, the trigger that signals the old sessions and waits until the server no longer
- * lists them, the commit. {@code --raise=sql} times a plain {@code UPDATE} of the mark on a raw connection instead
- * (the trigger's work alone, as {@code fencing acquire --revoke} would pay it). Each change checks on the server
- * that the old sessions are gone and the mark moved. Everything lives in a schema of the run's own, dropped at the
- * end.
+ * lists them, the commit; on MariaDB the raise the trigger refuses, the driver's {@code KILL CONNECTION} of each and
+ * its wait until the server no longer lists them, the raise again. {@code --raise=sql} (PostgreSQL only) times a
+ * plain {@code UPDATE} of the mark on a raw connection instead (the trigger's work alone, as {@code fencing acquire
+ * --revoke} would pay it). Each change checks on the server
+ * that the old sessions are gone and the mark moved. Everything lives in a schema of the run's own (on MariaDB,
+ * tables of the run's own name), dropped at the end.
  *
- * <pre>java -cp compat-tests/target/benchmarks.jar dev.fencing.bench.HandOver --url=jdbc:postgresql://... [--sessions=16]
+ * <pre>java -cp compat-tests/target/benchmarks.jar dev.fencing.bench.HandOver --url=jdbc:postgresql://...|jdbc:mariadb://... [--sessions=16]
  *     [--changes=10] [--busy=false] [--raise=driver|sql]</pre>
  */
 public final class HandOver {
@@ -52,14 +55,21 @@ public final class HandOver {
                     default -> throw new IllegalArgumentException("--raise must be driver or sql, not '" + value + "'");
                 };
                 default -> {
-                    System.err.println("hand-over: unknown option '" + arg + "'; usage: HandOver [--url=RAW_POSTGRES_URL]"
+                    System.err.println("hand-over: unknown option '" + arg + "'; usage: HandOver [--url=RAW_POSTGRES_OR_MARIADB_URL]"
                             + " [--sessions=16] [--changes=10] [--busy=false] [--raise=driver|sql]");
                     System.exit(2);
                 }
             }
         }
-        if (!url.startsWith("jdbc:postgresql:")) {
-            System.err.println("hand-over: the session fence is PostgreSQL's: give a jdbc:postgresql: URL");
+        boolean mariadb = url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:");
+        if (!url.startsWith("jdbc:postgresql:") && !mariadb) {
+            System.err.println("hand-over: the session fence is PostgreSQL's and MariaDB's: give a jdbc:postgresql:,"
+                    + " jdbc:mariadb: or jdbc:mysql: URL");
+            System.exit(2);
+        }
+        if (mariadb && bySql) {
+            System.err.println("hand-over: on MariaDB a raise by plain SQL is refused while the old sessions live (the"
+                    + " trigger cannot end them): use --raise=driver");
             System.exit(2);
         }
         double[] millis = run(url, sessions, changes, busy, bySql);
@@ -73,14 +83,25 @@ public final class HandOver {
     }
 
     static double[] run(String url, int sessions, int changes, boolean busy, boolean bySql) throws Exception {
+        boolean mariadb = !url.startsWith("jdbc:postgresql:");
         String schema = "bench_handover_" + ProcessHandle.current().pid() + "_" + System.currentTimeMillis() % 1_000_000;
-        String epoch = schema + ".fence";
-        String data = schema + ".data";
+        // MariaDB: tables of the run's own name in the URL's database (a schema there is a database)
+        String epoch = schema + (mariadb ? "_fence" : ".fence");
+        String data = schema + (mariadb ? "_data" : ".data");
         String resource = "handover";
         String fenced = "jdbc:fencing:" + url.substring("jdbc:".length()) + (url.contains("?") ? "&" : "?")
                 + "fencing.guard=session&fencing.schema=create&fencing.table=" + epoch + "&fencing.resource=" + resource;
-        exec(url, "CREATE SCHEMA " + schema, "CREATE TABLE " + data + " (id INT PRIMARY KEY, v INT NOT NULL)",
-                "INSERT INTO " + data + " SELECT g, 0 FROM generate_series(0, " + sessions + ") g");
+        StringBuilder rows = new StringBuilder();
+        for (int i = 0; i <= sessions; i++) {
+            rows.append(i == 0 ? "" : ", ").append('(').append(i).append(", 0)");
+        }
+        if (mariadb) {
+            exec(url, "CREATE TABLE " + data + " (id INT PRIMARY KEY, v INT NOT NULL) ENGINE=InnoDB",
+                    "INSERT INTO " + data + " VALUES " + rows);
+        } else {
+            exec(url, "CREATE SCHEMA " + schema, "CREATE TABLE " + data + " (id INT PRIMARY KEY, v INT NOT NULL)",
+                    "INSERT INTO " + data + " VALUES " + rows);
+        }
         double[] millis = new double[changes];
         try {
             try (Connection first = open(fenced, 1)) {
@@ -97,10 +118,10 @@ public final class HandOver {
                         Connection c = open(fenced, token);
                         old.add(c);
                         write(c, data, i); // registers
-                        pids.add(pid(c));
+                        pids.add(pid(c, mariadb));
                     }
                     long registered = number(url, "SELECT count(*) FROM " + epoch + "_session WHERE resource = '"
-                            + resource + "' AND pid <> 0 AND token = " + token);
+                            + resource + "' AND " + (mariadb ? "conn_id" : "pid") + " <> 0 AND token = " + token);
                     if (registered != sessions) {
                         throw new IllegalStateException(registered + " of " + sessions + " sessions registered");
                     }
@@ -144,7 +165,8 @@ public final class HandOver {
                     for (Thread writer : writers) {
                         writer.join();
                     }
-                    long alive = number(url, "SELECT count(*) FROM pg_stat_activity WHERE pid IN ("
+                    long alive = number(url, "SELECT count(*) FROM " + (mariadb
+                            ? "information_schema.PROCESSLIST WHERE ID IN (" : "pg_stat_activity WHERE pid IN (")
                             + pids.toString().replaceAll("[\\[\\]]", "") + ")");
                     long mark = number(url, "SELECT epoch FROM " + epoch + " WHERE resource = '" + resource + "'");
                     if (alive != 0 || mark != token + 1) {
@@ -163,7 +185,11 @@ public final class HandOver {
                 }
             }
         } finally {
-            exec(url, "DROP SCHEMA " + schema + " CASCADE");
+            if (mariadb) {
+                exec(url, "DROP TABLE IF EXISTS " + data + ", " + epoch + "_session, " + epoch + "_resource, " + epoch);
+            } else {
+                exec(url, "DROP SCHEMA " + schema + " CASCADE");
+            }
         }
         return millis;
     }
@@ -182,8 +208,9 @@ public final class HandOver {
         }
     }
 
-    private static int pid(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
+    private static int pid(Connection c, boolean mariadb) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(mariadb ? "SELECT CONNECTION_ID()"
+                : "SELECT pg_backend_pid()")) {
             rs.next();
             return rs.getInt(1);
         }

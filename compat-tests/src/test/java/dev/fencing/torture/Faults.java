@@ -22,9 +22,13 @@ import java.util.function.LongSupplier;
 final class Faults {
     /** The kinds of fault a run may inject. */
     enum Kind {
-        /** {@code pg_terminate_backend} of one of the run's sessions that is in a transaction or running a statement. */
+        /**
+         * {@code pg_terminate_backend} of one of the run's sessions that is in a transaction or running a statement;
+         * on MariaDB {@code KILL CONNECTION} of one of the run's sessions (registered, or running a statement on the
+         * run's tables) from another session.
+         */
         KILL_BACKEND,
-        /** {@code pg_cancel_backend} of one of the run's sessions running a statement. */
+        /** {@code pg_cancel_backend} of one of the run's sessions running a statement; on MariaDB {@code KILL QUERY}. */
         CANCEL_STATEMENT,
         /** {@code Connection.abort} of a connection while a thread runs a statement on it. */
         ABORT_CONNECTION,
@@ -41,6 +45,7 @@ final class Faults {
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean stopped;
     private volatile Throwable failure;
+    private volatile long monitorSession = -1;
     private long reads;
 
     Faults(TortureRun.Config config, Target target, Schema schema, String resource, History history) {
@@ -123,6 +128,11 @@ final class Faults {
                         observer = DriverManager.getConnection(observerUrl());
                     }
                     signalOne(observer, kind, random);
+                } else if (target.mariadb()) {
+                    if (observer == null) {
+                        observer = DriverManager.getConnection(observerUrl());
+                    }
+                    killOne(observer, kind, random);
                 }
             } catch (SQLException e) {
                 observer = closeQuietly(observer);
@@ -182,6 +192,58 @@ final class Faults {
         }
     }
 
+    /**
+     * MariaDB: ends ({@code KILL CONNECTION}) or cancels ({@code KILL QUERY}) one of the run's own sessions, sent from
+     * another session. The run's sessions are told apart by what the server shows of them, never by guessing: a
+     * session registered in the run's own session table, or one whose running statement names the run's tables (the
+     * prefix is unique to the run). The monitor's session is left alone, and so are the driver's checks of the schema
+     * at connect (long {@code information_schema} reads): ended there, a pool's new connection fails and HikariCP backs
+     * off, so the run would mostly wait for connections instead of testing the fence. Nor the DDL the driver sends at
+     * connect ({@code fencing.schema=create}): a short run whose faults met its {@code CREATE TRIGGER IF NOT EXISTS}
+     * statements once left the session table with a trigger the server could not read ("Unknown trigger has an error
+     * in its body: 'Query was empty'"), failing every later statement on it (MariaDB 10.11.19; not reproduced by
+     * ending such statements alone). The hand-over's own reads of the process list are fair game.
+     */
+    private void killOne(Connection observer, Kind kind, Random random) throws SQLException {
+        boolean kill = kind == Kind.KILL_BACKEND;
+        String like = schema.epoch().substring(0, schema.epoch().length() - "epoch".length()).replace("_", "\\_") + "%";
+        List<String> candidates = new ArrayList<>();
+        String sessions = schema.epoch() + "_session";
+        String registered = kill ? " OR p.ID IN (SELECT s.conn_id FROM " + sessions + " s)" : "";
+        try (PreparedStatement ps = observer.prepareStatement("SELECT p.ID, CONCAT(p.COMMAND, COALESCE(CONCAT("
+                + "', registered at token ', (SELECT MAX(s.token) FROM " + sessions + " s WHERE s.conn_id = p.ID)), '')),"
+                + " LEFT(COALESCE(p.INFO, ''), 70) FROM information_schema.PROCESSLIST p WHERE p.ID <> CONNECTION_ID()"
+                + " AND p.ID <> ? AND ((p.COMMAND = 'Query' AND p.INFO LIKE ? AND (p.INFO NOT LIKE '%information\\_schema%'"
+                + " OR p.INFO LIKE '%PROCESSLIST%') AND p.INFO NOT REGEXP '^[[:space:]]*(CREATE|ALTER|DROP)[[:space:]]')"
+                + registered + ") ORDER BY p.ID")) {
+            ps.setLong(1, monitorSession);
+            ps.setString(2, "%" + like);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    candidates.add(rs.getLong(1) + "\t" + rs.getString(2) + "\t" + rs.getString(3));
+                }
+            }
+        } catch (SQLException e) {
+            if ("42S02".equals(e.getSQLState())) {
+                return; // no session table (statement guard): nothing registered
+            }
+            throw e;
+        }
+        if (candidates.isEmpty()) {
+            return;
+        }
+        String[] victim = candidates.get(random.nextInt(candidates.size())).split("\t", 3);
+        try (java.sql.Statement s = observer.createStatement()) {
+            s.execute((kill ? "KILL CONNECTION " : "KILL QUERY ") + Long.parseLong(victim[0]));
+            history.fault(kill ? "kill-backend" : "cancel-statement", "connection " + victim[0] + " (" + victim[1]
+                    + ": " + victim[2].replace('\n', ' ') + ")");
+        } catch (SQLException e) {
+            if (e.getErrorCode() != 1094) { // unknown thread: it ended meanwhile
+                throw e;
+            }
+        }
+    }
+
     /** Reads the mark every few milliseconds; records each value it sees change. */
     private void monitor() throws InterruptedException {
         Connection c = null;
@@ -190,6 +252,13 @@ final class Faults {
             try {
                 if (c == null) {
                     c = DriverManager.getConnection(observerUrl());
+                    if (target.mariadb()) {
+                        try (java.sql.Statement s = c.createStatement();
+                             ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
+                            rs.next();
+                            monitorSession = rs.getLong(1);
+                        }
+                    }
                 }
                 long mark = 0;
                 try (PreparedStatement ps = c.prepareStatement("SELECT epoch FROM " + schema.epoch()

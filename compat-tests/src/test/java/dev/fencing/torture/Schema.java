@@ -171,6 +171,10 @@ final class Schema {
                 s.execute("DROP TABLE IF EXISTS " + table);
             }
             if (mariadb) {
+                // the session fence's registrations and the resource map, created beside the epoch table by
+                // fencing.schema=create
+                s.execute("DROP TABLE IF EXISTS " + epoch() + "_session");
+                s.execute("DROP TABLE IF EXISTS " + epoch() + "_resource");
                 s.execute("DROP FUNCTION IF EXISTS " + prefix + "_next");
             }
             if (postgres) {

@@ -30,14 +30,18 @@ final class TortureRun {
                   Set<Faults.Kind> faults, int restarts, boolean naive, Duration deadline, String guard,
                   int isolation) {
 
-        /** The defaults for {@code ops} operations, overridden by {@code -Dtorture.seed} and {@code -Dtorture.ops}. */
+        /**
+         * The defaults for {@code ops} operations, overridden by {@code -Dtorture.seed} and {@code -Dtorture.ops};
+         * {@code -Dtorture.deadline.seconds} bounds the run's time (else a second per five operations, at least two
+         * minutes): a run cut short there is still checked and reported, then fails as late.
+         */
         static Config standard(long defaultSeed, int defaultOps, Set<Faults.Kind> faults) {
             long seed = Long.getLong("torture.seed", defaultSeed);
             int ops = Integer.getInteger("torture.ops", defaultOps);
             int restarts = Math.max(2, ops / 10_000);
             return new Config(seed, ops, 4, 3, 6, Duration.ofMillis(150), 0.15, 0.1, 0.2, 0.25, 0.05, 40, faults,
-                    restarts, false, Duration.ofSeconds(Math.max(120, ops / 5)), "statement",
-                    Connection.TRANSACTION_READ_COMMITTED);
+                    restarts, false, Duration.ofSeconds(Long.getLong("torture.deadline.seconds",
+                    Math.max(120, ops / 5))), "statement", Connection.TRANSACTION_READ_COMMITTED);
         }
 
         Config naiveWriters() {
@@ -128,6 +132,7 @@ final class TortureRun {
     /** Fails with the seed and the first counter-examples unless the run found no violation. */
     static void assertNoViolations(Result result) {
         if (!result.violations().isEmpty()) {
+            result.violations().forEach(violation -> System.out.println("VIOLATION " + violation));
             StringBuilder message = new StringBuilder().append(result.violations().size()).append(" violations in the")
                     .append(" torture run on ").append(result.target()).append("; ").append(rerun(result.config()));
             for (Checker.Violation violation : result.violations().subList(0, Math.min(5, result.violations().size()))) {

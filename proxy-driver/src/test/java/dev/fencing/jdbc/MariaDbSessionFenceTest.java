@@ -269,6 +269,74 @@ class MariaDbSessionFenceTest {
         }
     }
 
+    /**
+     * A registered session that ends by itself (its connection closed) just as a new owner's raise meets it: the
+     * trigger saw it alive, the raise's own look a moment later finds none. The raise tries again, and its trigger,
+     * looking again, lets it commit. Before, the raise failed with the trigger's {@code ZFH01} and advice about a
+     * missing privilege (found by {@code MariaDbSessionTortureTest}, where pooled and fresh registered connections
+     * close all the time; here 40 rounds with the close moved across the raise failed several of them).
+     */
+    @Test
+    void aRegisteredSessionClosingDuringTheRaiseDoesNotFailIt_C2() throws Exception {
+        java.util.Random random = new java.util.Random(22);
+        List<String> failed = new ArrayList<>();
+        for (long token = 5; token < 45; token++) {
+            Connection old = fenced(token);
+            assertEquals(1, w(old, 1, (int) token)); // registers at token
+            long closeAfterNanos = random.nextInt(8_000_000);
+            try (Connection next = fenced(token + 1)) {
+                java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+                Future<?> closer = threads.submit(() -> {
+                    go.await();
+                    long until = System.nanoTime() + closeAfterNanos;
+                    while (System.nanoTime() < until) {
+                        Thread.onSpinWait();
+                    }
+                    old.close();
+                    return null;
+                });
+                go.countDown();
+                try {
+                    assertEquals(1, w(next, 2, (int) token));
+                } catch (SQLException e) {
+                    failed.add("raise to " + (token + 1) + ": " + e.getSQLState() + " " + e.getMessage());
+                }
+                closer.get(30, TimeUnit.SECONDS);
+            }
+        }
+        assertEquals(List.of(), failed);
+        assertEquals(45, mark());
+    }
+
+    /**
+     * A raise in a REPEATABLE READ transaction whose snapshot was taken before a session registered below it: the
+     * driver's look for live sessions must not read from that snapshot. Before, it did (as the trigger's own check
+     * does), so it never saw the late registration, never ended it, and every try of the raise met the session table's
+     * refusal to delete a live session's row until the raise gave up (seen under load in {@code
+     * oldOwnersCommittingInALoopNeverCommitAfterTheNewMark_C4}).
+     */
+    @Test
+    void aRaiseWhoseSnapshotPredatesARegistrationEndsThatSessionToo_C4() throws Exception {
+        try (Connection next = fenced(6)) {
+            next.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            next.setAutoCommit(false);
+            try (Statement s = next.createStatement(); ResultSet rs = s.executeQuery("SELECT v FROM " + data
+                    + " WHERE id = 3")) {
+                assertTrue(rs.next()); // the transaction's snapshot, before the old owner registers
+            }
+            Connection old = fenced(5);
+            assertEquals(1, w(old, 2, 50)); // registers at 5, committed after next's snapshot
+            long id = connectionId(old);
+            assertEquals(1, registrations(5));
+            assertEquals(1, w(next, 1, 60)); // raises the mark to 6
+            next.commit();
+            assertEquals(6, mark());
+            assertFalse(listed(id));
+            assertThrows(SQLException.class, () -> w(old, 2, 51));
+            assertEquals(50, value(2));
+        }
+    }
+
     private void commitNext(Connection c, long token) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.executeUpdate("UPDATE " + name + "_ctr SET n = n + 1 WHERE id = 1");

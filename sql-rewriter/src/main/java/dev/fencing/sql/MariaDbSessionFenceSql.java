@@ -219,11 +219,15 @@ public final class MariaDbSessionFenceSql {
 
     /**
      * The advancing side: the sessions registered for a resource below a token that this session sees alive (its own
-     * user's, or every one with {@code PROCESS}); parameters resource, token. Columns: id, user, token.
+     * user's, or every one with {@code PROCESS}); parameters resource, token. Columns: id, user, token. A locking read:
+     * it sees the newest committed registrations whatever the raising transaction's snapshot (at REPEATABLE READ a
+     * plain read kept the snapshot of the transaction's first read and missed a registration committed after it, which
+     * the raise's clean-up then met alive, every time it tried again: found by {@code MariaDbSessionFenceTest}).
      */
     public String liveBelow() {
         return "SELECT p.ID, p.USER, s.token FROM " + session + " s JOIN information_schema.PROCESSLIST p"
-                + " ON p.ID = s.conn_id WHERE s.resource = ? AND s.token < ? AND s.boot = " + BOOT + " LIMIT 1000";
+                + " ON p.ID = s.conn_id WHERE s.resource = ? AND s.token < ? AND s.boot = " + BOOT + " LIMIT 1000"
+                + " LOCK IN SHARE MODE";
     }
 
     /** The epoch row's exclusive lock, taken before the sessions below are ended; parameter resource. */

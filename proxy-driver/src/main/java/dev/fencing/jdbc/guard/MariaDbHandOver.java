@@ -44,12 +44,16 @@ final class MariaDbHandOver {
 
     /**
      * Ends every session this connection sees registered for {@code resource} below {@code token} and alive, and
-     * waits until the server no longer lists them; the raise is then run again by the caller.
+     * waits until the server no longer lists them; the raise is then run again by the caller. None seen is not an
+     * error here: the session the trigger saw may have ended in between (it closed, or another raise ended it), and
+     * the raise's next try tells; only a trigger that keeps refusing while none is seen means this user cannot see
+     * them ({@link #noneSeen}).
      *
-     * @param refusal the trigger's refusal, thrown (with what was tried added) when nothing can be ended
+     * @param refusal the trigger's refusal, the cause of an error met on the way
+     * @return how many sessions were ended
      */
-    static void endSessionsBelow(Connection raw, MariaDbSessionFenceSql sql, String resource, long token,
-                                 SQLException refusal) throws SQLException {
+    static int endSessionsBelow(Connection raw, MariaDbSessionFenceSql sql, String resource, long token,
+                                SQLException refusal) throws SQLException {
         long own;
         try (Statement s = raw.createStatement(); ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
             rs.next();
@@ -63,10 +67,13 @@ final class MariaDbHandOver {
             lock.executeQuery().close();
         }
         ended += endVisible(raw, sql, resource, token, refusal, own);
-        if (ended == 0) {
-            throw withAdvice(refusal, "the driver's user sees no such session: it needs PROCESS to see, and CONNECTION"
-                    + " ADMIN (or SUPER) to end, other users' sessions");
-        }
+        return ended;
+    }
+
+    /** The trigger's refusal of a raise, repeated while this connection saw no such session: a missing privilege. */
+    static SQLException noneSeen(SQLException refusal) {
+        return withAdvice(refusal, "the driver's user sees no such session: it needs PROCESS to see, and CONNECTION"
+                + " ADMIN (or SUPER) to end, other users' sessions");
     }
 
     /** Ends the live sessions below {@code token} this connection sees and waits until they are gone; how many. */
