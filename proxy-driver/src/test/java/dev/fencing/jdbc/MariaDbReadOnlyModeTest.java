@@ -31,7 +31,7 @@ class MariaDbReadOnlyModeTest extends ReadOnlyModeTest {
     @Override
     String[] sessionLifts() {
         return new String[] {"SET SESSION TRANSACTION READ WRITE", "SET @@session.tx_read_only = 0",
-                "SET tx_read_only = DEFAULT", "SET TRANSACTION READ WRITE", "SET completion_type = 1",
+                "SET LOCAL TRANSACTION READ WRITE", "SET tx_read_only = DEFAULT", "SET TRANSACTION READ WRITE", "SET completion_type = 1",
                 "COMMIT AND CHAIN", "SET STATEMENT tx_read_only = 0 FOR SELECT 1"};
     }
 

@@ -161,7 +161,8 @@ class MariaDbUnreadableTextTest {
                 }
                 assertEquals(FencingSqlState.INVALID_TOKEN, refusal(noneNoEscapes, hiddenCall).getSQLState());
             }
-            assertEquals(FencingSqlState.INVALID_TOKEN, refusal(none, "INSERT INTO " + notes
+            // a "..." holding a backslash: under ANSI_QUOTES a name, which no status flag tells (found by review)
+            assertEquals(FencingSqlState.CANNOT_GUARD, refusal(none, "INSERT INTO " + notes
                     + " VALUES (1, \"double \\\"quoted\\\"\")").getSQLState());
             assertEquals(FencingSqlState.INVALID_TOKEN, refusal(noneNoEscapes, "INSERT INTO " + notes
                     + " VALUES (1, 'C:\\temp\\')").getSQLState());
@@ -173,7 +174,8 @@ class MariaDbUnreadableTextTest {
         assertEquals(100, balance());
         assertEquals(0, queryInt("SELECT COUNT(*) FROM " + notes));
         try (Connection current = fenced(MARK); Statement s = current.createStatement()) {
-            assertEquals(1, s.executeUpdate("INSERT INTO " + notes + " VALUES (1, \"double \\\"quoted\\\"\")"));
+            assertEquals(FencingSqlState.CANNOT_GUARD, refusal(current, "INSERT INTO " + notes
+                    + " VALUES (1, \"double \\\"quoted\\\"\")").getSQLState());
             try (PreparedStatement p = current.prepareStatement("INSERT INTO " + notes + " VALUES (?, 'it\\'s')")) {
                 p.setInt(1, 2);
                 assertEquals(1, p.executeUpdate());
@@ -203,18 +205,18 @@ class MariaDbUnreadableTextTest {
                     () -> s.addBatch("INSERT INTO " + notes + " VALUES (9, 'w\\')")).getSQLState());
         }
         assertEquals(101, balance());
-        assertEquals("1:double \"quoted\" 2:it's 4:C:\\temp\\ 5:D:\\ ", notes(notes));
+        assertEquals("2:it's 4:C:\\temp\\ 5:D:\\ ", notes(notes));
         advance();
         try (Connection stale = fenced(MARK); Statement s = stale.createStatement()) {
             assertEquals(FencingSqlState.STALE_TOKEN, refusal(stale, "INSERT INTO " + notes
-                    + " VALUES (10, \"a\\\"b\")").getSQLState());
+                    + " VALUES (10, 'a\\'b')").getSQLState());
             s.execute(noEscapes);
             assertEquals(FencingSqlState.STALE_TOKEN, refusal(stale, hiddenCall).getSQLState());
             assertEquals(FencingSqlState.STALE_TOKEN, refusal(stale, "DELETE FROM " + notes + " WHERE note = 'C:\\temp\\'")
                     .getSQLState());
         }
         assertEquals(101, balance());
-        assertEquals(4, queryInt("SELECT COUNT(*) FROM " + notes));
+        assertEquals(3, queryInt("SELECT COUNT(*) FROM " + notes));
     }
 
     private String notes(String notes) throws SQLException {
@@ -226,6 +228,26 @@ class MariaDbUnreadableTextTest {
             }
         }
         return out.toString();
+    }
+
+    @Test
+    void aModeSetForOneStatementOrAnsiQuotesCannotHideACall_C9() throws Exception {
+        // found by review: after SET STATEMENT sql_mode = 'NO_BACKSLASH_ESCAPES' FOR ..., the server's status flags
+        // kept saying NO_BACKSLASH_ESCAPES while the session read backslashes as escapes again; and under
+        // ANSI_QUOTES "a\" is a name, not a string the backslash keeps open
+        String hiddenInString = "SELECT 'a\\' AS p, ' , " + table + "_fn() AS z #'";
+        String hiddenInName = "SELECT 1 AS \"a\\\", " + table + "_fn() AS x #\"";
+        try (Connection none = fenced(0); Statement s = none.createStatement()) {
+            s.execute("SET STATEMENT sql_mode = 'NO_BACKSLASH_ESCAPES' FOR DO 1");
+            SQLException refused = refusal(none, hiddenInString);
+            assertTrue(refused.getSQLState().startsWith("ZF"), refused.toString());
+            s.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',ANSI_QUOTES')");
+            SQLException byName = refusal(none, hiddenInName);
+            assertEquals(FencingSqlState.CANNOT_GUARD, byName.getSQLState(), byName.toString());
+            SQLException lift = refusal(none, "SET LOCAL TRANSACTION READ WRITE");
+            assertEquals(FencingSqlState.CANNOT_GUARD, lift.getSQLState(), lift.toString());
+        }
+        assertEquals(100, balance());
     }
 
     @Test

@@ -46,7 +46,8 @@ final class ReadOnlyLifts {
                 }
             }
             String second = KeywordClassifier.word(tokens, 1);
-            if (first.equals("SET") && (second.equals("SESSION") || second.equals("GLOBAL"))
+            // LOCAL is MariaDB's other spelling of SESSION (found by review: SET LOCAL TRANSACTION READ WRITE was sent)
+            if (first.equals("SET") && (second.equals("SESSION") || second.equals("GLOBAL") || second.equals("LOCAL"))
                     && readWrite(tokens)) {
                 return "it makes every later transaction of the session read-write, past any one token's admission";
             }
