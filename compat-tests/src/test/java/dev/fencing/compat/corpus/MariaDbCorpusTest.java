@@ -34,7 +34,7 @@ class MariaDbCorpusTest extends CorpusTest {
 
     @Override
     double minimumPercent() {
-        return 97.5;
+        return 96.0;
     }
 
     @Override
