@@ -388,6 +388,19 @@ public final class MariaDbEnforceSql {
     }
 
     /**
+     * The foreign keys whose actions change a child when {@code schema.table} changes as their parent (the other side
+     * of {@link #cascadesInto()}): one row each: constraint, child schema, child table, update rule, delete rule.
+     * Parameters: schema, table.
+     */
+    public static String cascadesFrom() {
+        return "SELECT CONSTRAINT_NAME, CONSTRAINT_SCHEMA, TABLE_NAME, UPDATE_RULE, DELETE_RULE"
+                + " FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE UNIQUE_CONSTRAINT_SCHEMA = ?"
+                + " AND REFERENCED_TABLE_NAME = ?"
+                + " AND (UPDATE_RULE NOT IN ('RESTRICT', 'NO ACTION') OR DELETE_RULE NOT IN ('RESTRICT', 'NO ACTION'))"
+                + " ORDER BY 1 LIMIT 18446744073709551615";
+    }
+
+    /**
      * The accounts and roles that hold, directly, a privilege that gets around enforcement of {@code schema.table}:
      * one row per grantee and privilege (grantee, privilege, level). Global privileges: {@code SUPER} (any definer,
      * {@code SET GLOBAL}), {@code BINLOG REPLAY} (the {@code BINLOG} statement applies row events without triggers);

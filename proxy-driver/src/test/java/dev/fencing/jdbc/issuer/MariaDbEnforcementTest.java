@@ -446,6 +446,58 @@ class MariaDbEnforcementTest {
     }
 
     /**
+     * C2, C7 (review B4): a table whose rows a cascade changes (at any depth, either direction) cannot be enforced for
+     * another resource than the table at the other end. The reviewer's sequence: parent, child and grandchild enforced
+     * together for r1, the parent taken out and enforced for r2, whose token then deleted the r1 child's rows through
+     * ON DELETE CASCADE. Now enforce refuses and changes nothing, and --list reports such a pair NOT IN FORCE.
+     */
+    @Test
+    void aCascadeBetweenTablesOfTwoResourcesIsRefusedAtEnforceAndReported_C2() throws Exception {
+        String parent = db + ".parent";
+        String child = db + ".child";
+        String grand = db + ".grand";
+        String r2 = resource + "-r2";
+        TestDatabase.exec(raw, "CREATE TABLE " + parent + " (id INT PRIMARY KEY) ENGINE=InnoDB",
+                "CREATE TABLE " + child + " (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES " + parent
+                        + " (id) ON DELETE CASCADE) ENGINE=InnoDB",
+                "CREATE TABLE " + grand + " (id INT PRIMARY KEY, cid INT, FOREIGN KEY (cid) REFERENCES " + child
+                        + " (id) ON UPDATE CASCADE ON DELETE CASCADE) ENGINE=InnoDB");
+        assertEquals(0, cli("declare", r2).code);
+        Result all = cli("enforce", parent, child, grand, "--resource", resource);
+        assertEquals(0, all.code, all.err);
+        assertEquals(0, cli("enforce", "--off", parent).code);
+
+        Result moved = cli("enforce", parent, "--resource", r2);
+        assertEquals(64, moved.code, "a parent cascading into a table of another resource: " + moved.out);
+        assertTrue(moved.err.contains(child) && moved.err.contains("'" + resource + "'"), moved.err);
+        assertTrue(cli("enforce", "--list").out.lines().noneMatch(l -> l.startsWith(parent + " ")), "nothing was changed");
+
+        // at depth: the child out too, the parent's change cascades through it into the grandchild
+        assertEquals(0, cli("enforce", "--off", child).code);
+        Result deep = cli("enforce", parent, "--resource", r2);
+        assertEquals(64, deep.code, deep.out);
+        assertTrue(deep.err.contains(grand), deep.err);
+        // the other direction: a child whose cascading ancestor is enforced for another resource
+        assertEquals(0, cli("enforce", "--off", grand).code);
+        assertEquals(0, cli("enforce", parent, child, "--resource", resource).code);
+        Result up = cli("enforce", grand, "--resource", r2);
+        assertEquals(64, up.code, up.out);
+
+        // what a server that got there anyway (triggers written by hand) is reported as
+        {
+            dev.fencing.sql.MariaDbEnforceSql enforceSql = new dev.fencing.sql.MariaDbEnforceSql(
+                    dev.fencing.sql.EpochTable.resolved(db, "epoch"), dev.fencing.sql.EpochTable.resolved(db, "lease"));
+            TestDatabase.exec(raw, enforceSql.install(db, "grand", r2).toArray(String[]::new));
+        }
+        Result list = cli("enforce", "--list");
+        String grandLine = list.out.lines().filter(l -> l.startsWith(grand + " ")).findFirst().orElseThrow();
+        assertTrue(grandLine.contains("NOT IN FORCE"), list.out);
+        String childLine = list.out.lines().filter(l -> l.startsWith(child + " ")).findFirst().orElseThrow();
+        assertTrue(childLine.contains("NOT IN FORCE"), "both ends of the pair: " + list.out);
+        assertTrue(list.out.contains("enforced for resource '" + r2 + "'"), list.out);
+    }
+
+    /**
      * C4, C7 with XA (issue 28, open item): a late owner outside the driver (MariaDB Connector/J, no fencing driver)
      * writes at the current mark inside an XA branch and prepares it. XA PREPARE releases the epoch row's shared lock,
      * but not the exclusive lock on the connection's writer row that the trigger changed, and a raise deletes the
