@@ -72,10 +72,12 @@ public final class MariaDbEnforceSql {
     private final String raiseTrigger;
     private final String raiseTriggerName;
     private final String epochName;
+    private final EpochTable epochTableName;
 
     /** Enforcement beside {@code epochTable} and {@code leaseTable}, both resolved (qualified). */
     public MariaDbEnforceSql(EpochTable epochTable, EpochTable leaseTable) {
         this.epoch = new EpochSql(Dialect.MARIADB, epochTable);
+        this.epochTableName = epochTable;
         this.epochTable = epochTable.render(Dialect.MARIADB);
         this.leaseTable = leaseTable.render(Dialect.MARIADB);
         this.procedureSchema = epochTable.storedSchema(Dialect.MARIADB);
@@ -250,19 +252,28 @@ public final class MariaDbEnforceSql {
 
     /**
      * One row whose first column is 1 when {@link #createSupport()} is in force: the raise trigger on the epoch table
-     * with exactly its body, and the writer table in InnoDB. Parameters: {@link #supportCheckParameters()}.
+     * with exactly its body, the writer table in InnoDB, and no trigger on the writer table nor on the session table
+     * but the session fence's own: a trigger of anyone else's could change the resource of the row the procedure
+     * writes (so a raise's {@code DELETE} would not meet it) or of a registration. Parameters:
+     * {@link #supportCheckParameters()}.
      */
     public static String supportCheck() {
         return "SELECT CASE WHEN EXISTS (SELECT 1 FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = ?"
                 + " AND TRIGGER_NAME = ? AND EVENT_OBJECT_TABLE = ? AND ACTION_TIMING = 'BEFORE'"
                 + " AND EVENT_MANIPULATION = 'UPDATE' AND ACTION_ORIENTATION = 'ROW' AND ACTION_STATEMENT = ?)"
                 + " AND EXISTS (SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
-                + " AND ENGINE = 'InnoDB') THEN 1 ELSE 0 END";
+                + " AND ENGINE = 'InnoDB')"
+                + " AND NOT EXISTS (SELECT 1 FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = ?"
+                + " AND (EVENT_OBJECT_TABLE = ? OR (EVENT_OBJECT_TABLE = ? AND TRIGGER_NAME NOT IN (?, ?, ?))))"
+                + " THEN 1 ELSE 0 END";
     }
 
     /** The parameters of {@link #supportCheck()}, in order. */
     public List<String> supportCheckParameters() {
-        return List.of(procedureSchema, raiseTriggerName, epochName, raiseTriggerBody(), procedureSchema, writerName);
+        List<String> own = new MariaDbSessionFenceSql(epochTableName).triggerNames();
+        return List.of(procedureSchema, raiseTriggerName, epochName, raiseTriggerBody(), procedureSchema, writerName,
+                procedureSchema, writerName, sessionTable().storedTable(Dialect.MARIADB), own.get(1), own.get(2),
+                own.get(3));
     }
 
     /** The rendered writer table. */
@@ -407,9 +418,11 @@ public final class MariaDbEnforceSql {
      * at any level: {@code TRIGGER}, {@code DROP} ({@code TRUNCATE}, which fires no trigger, or drop and re-create),
      * {@code ALTER} (another engine, {@code DISCARD}/{@code IMPORT TABLESPACE}, {@code EXCHANGE PARTITION}) on the
      * table, and {@code INSERT}, {@code UPDATE}, {@code DELETE}, {@code DROP}, {@code ALTER}, {@code TRIGGER} on the
-     * epoch or lease table (raising a mark by hand, past the never-issued check); {@code ALTER ROUTINE} and
-     * {@code CREATE ROUTINE} on the fence's schema (replacing the procedure). Parameters: the table's schema, the
-     * table, the fence's schema, the epoch table, the lease table.
+     * epoch, lease, session or writer table, at table or column level too (raising a mark by hand, past the
+     * never-issued check; forging a registration; moving or dropping a writer row, or a trigger that does, so a raise
+     * does not wait for a prepared branch); {@code ALTER ROUTINE} and {@code CREATE ROUTINE} on the fence's schema
+     * (replacing the procedure). Parameters: the table's schema, the fence's schema, the table's schema, the table,
+     * then the epoch, lease, session and writer tables (rendered) twice.
      */
     public static String bypassingGrantees() {
         String onTable = "('TRIGGER', 'DROP', 'ALTER')";
@@ -423,7 +436,10 @@ public final class MariaDbEnforceSql {
                 + " 'ALTER ROUTINE', 'CREATE ROUTINE'))"
                 + " UNION ALL SELECT GRANTEE, PRIVILEGE_TYPE, CONCAT(TABLE_SCHEMA, '.', TABLE_NAME)"
                 + " FROM information_schema.TABLE_PRIVILEGES WHERE (TABLE_SCHEMA = ? AND TABLE_NAME = ? AND PRIVILEGE_TYPE IN "
-                + onTable + ") OR (CONCAT('`', TABLE_SCHEMA, '`.`', TABLE_NAME, '`') IN (?, ?) AND PRIVILEGE_TYPE IN "
-                + onFence + ") ORDER BY 1, 2 LIMIT 18446744073709551615";
+                + onTable + ") OR (CONCAT('`', TABLE_SCHEMA, '`.`', TABLE_NAME, '`') IN (?, ?, ?, ?) AND PRIVILEGE_TYPE IN "
+                + onFence + ")"
+                + " UNION ALL SELECT DISTINCT GRANTEE, PRIVILEGE_TYPE, CONCAT(TABLE_SCHEMA, '.', TABLE_NAME)"
+                + " FROM information_schema.COLUMN_PRIVILEGES WHERE CONCAT('`', TABLE_SCHEMA, '`.`', TABLE_NAME, '`')"
+                + " IN (?, ?, ?, ?) AND PRIVILEGE_TYPE IN " + onFence + " ORDER BY 1, 2 LIMIT 18446744073709551615";
     }
 }

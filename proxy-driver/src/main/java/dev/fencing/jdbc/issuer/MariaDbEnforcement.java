@@ -173,8 +173,11 @@ final class MariaDbEnforcement implements Enforcement {
             ps.setString(2, fenceSchema);
             ps.setString(3, table.schema());
             ps.setString(4, table.name());
-            ps.setString(5, sql.epochTable());
-            ps.setString(6, sql.leaseTable());
+            List<String> fenceTables = List.of(sql.epochTable(), sql.leaseTable(),
+                    sql.sessionTable().render(Dialect.MARIADB), sql.writerTable());
+            for (int i = 0; i < 8; i++) {
+                ps.setString(5 + i, fenceTables.get(i % 4));
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String privilege = rs.getString(2);
@@ -202,8 +205,11 @@ final class MariaDbEnforcement implements Enforcement {
                                         + " EXCHANGE PARTITION)");
                             }
                             if (onFence) {
-                                its.add("may write or alter the epoch or lease table (" + privilege + ": raise a mark"
-                                        + " past the never-issued check, or drop its protection)");
+                                its.add("may write or alter the fence's epoch, lease, session or writer table ("
+                                        + privilege + (global || level.equals(fenceSchema) ? "" : " on " + level)
+                                        + ": raise a mark past the never-issued check, forge a registration, move"
+                                        + " writer rows so a raise does not wait for a prepared XA branch, or drop"
+                                        + " their protection)");
                             }
                         }
                     }

@@ -498,6 +498,39 @@ class MariaDbEnforcementTest {
     }
 
     /**
+     * C4, C7 (review B2): a trigger of someone else's on the writer table (the reviewer's: {@code BEFORE INSERT ... SET
+     * NEW.resource = CONCAT('x', NEW.resource)}, so a raise's {@code DELETE} does not meet the row and does not wait
+     * for a prepared branch) or on the session table puts the tables NOT IN FORCE, and --list names the accounts that
+     * may write, alter or add triggers to the writer and session tables, at table and column level.
+     */
+    @Test
+    void aForeignTriggerOnTheWriterOrSessionTableIsNotInForceAndTheirGranteesAreNamed_C4_C7() throws Exception {
+        String app = TestDatabase.unique("enf_trg");
+        String col = TestDatabase.unique("enf_col");
+        String line = data + " ";
+        assertTrue(cli("enforce", "--list").out.lines().anyMatch(l -> l.startsWith(line) && l.contains("enforced")));
+        TestDatabase.exec(raw, "CREATE USER '" + app + "'@'%'", "CREATE USER '" + col + "'@'%'",
+                "GRANT TRIGGER ON " + epoch + "_writer TO '" + app + "'@'%'",
+                "GRANT INSERT (resource) ON " + epoch + "_session TO '" + col + "'@'%'");
+        try {
+            Result named = cli("enforce", "--list");
+            assertTrue(named.out.contains(app) && named.out.contains(col), named.out);
+            for (String table : List.of(epoch + "_writer", epoch + "_session")) {
+                TestDatabase.exec(raw, "CREATE TRIGGER " + db + ".foreign_trg BEFORE INSERT ON " + table
+                        + " FOR EACH ROW SET NEW.resource = CONCAT('x', NEW.resource)");
+                Result list = cli("enforce", "--list");
+                assertTrue(list.out.lines().anyMatch(l -> l.startsWith(line) && l.contains("NOT IN FORCE")),
+                        "a trigger on " + table + ": " + list.out);
+                TestDatabase.exec(raw, "DROP TRIGGER " + db + ".foreign_trg");
+                assertTrue(cli("enforce", "--list").out.lines().anyMatch(l -> l.startsWith(line)
+                        && l.contains("enforced")), "back in force once it is gone");
+            }
+        } finally {
+            TestDatabase.exec(raw, "DROP USER IF EXISTS '" + app + "'@'%'", "DROP USER IF EXISTS '" + col + "'@'%'");
+        }
+    }
+
+    /**
      * C4, C7 with XA (issue 28, open item): a late owner outside the driver (MariaDB Connector/J, no fencing driver)
      * writes at the current mark inside an XA branch and prepares it. XA PREPARE releases the epoch row's shared lock,
      * but not the exclusive lock on the connection's writer row that the trigger changed, and a raise deletes the
