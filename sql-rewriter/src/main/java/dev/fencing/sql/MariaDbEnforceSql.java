@@ -29,7 +29,7 @@ import java.util.List;
  * stale; otherwise {@code ZF001}. Every value the client sets is a claim, re-checked against the locked mark: the
  * record gives no more than a token does.
  *
- * <p>A row change admitted by a token also changes the connection's row in the writer table
+ * <p>A row change admitted (by a token or by a registration) also changes the connection's row in the writer table
  * ({@link #createSupport()}): XA PREPARE releases the epoch row's shared lock but keeps that exclusive one, and every
  * raise of the mark deletes the resource's writer rows first (a trigger on the epoch table), so it waits for a prepared
  * branch of the old mark as it waits for any open transaction of it.
@@ -185,13 +185,12 @@ public final class MariaDbEnforceSql {
                 + "        END IF;\n"
                 + "      END IF;\n"
                 + "    END IF;\n"
-                // admitted by its token: this connection's writer row, changed, so its exclusive lock outlives XA
-                // PREPARE (which releases the epoch row's shared lock) and a restart; every raise waits for it
-                + "    IF registered IS NULL THEN\n"
-                + "      INSERT INTO " + writerTable + " (resource, conn_id, n) VALUES (res, CONNECTION_ID(), 1)"
-                + " ON DUPLICATE KEY UPDATE n = n + 1;\n"
-                + "    END IF;\n"
                 + "  END IF;\n"
+                // admitted (by its token or its registration): this connection's writer row, changed, so its exclusive
+                // lock outlives XA PREPARE (which releases the epoch row's shared lock; the hand-over ends a registered
+                // session, not a branch it prepared) and a restart; every raise waits for it
+                + "  INSERT INTO " + writerTable + " (resource, conn_id, n) VALUES (res, CONNECTION_ID(), 1)"
+                + " ON DUPLICATE KEY UPDATE n = n + 1;\n"
                 + "END";
     }
 

@@ -581,6 +581,49 @@ class MariaDbEnforcementTest {
         }
     }
 
+    /**
+     * C4, C7, C10 (review B1): a session admitted by a registration (here forged, as the reviewer did, by an account
+     * with INSERT on the session table; the insert's own trigger still holds it to its own id and the current mark)
+     * prepares an XA branch that changes an enforced table with no token. The takeover ends the session (KILL) and
+     * raises the mark; the raise now waits for the branch's writer row, so the branch cannot land after the new mark:
+     * rolled back while the takeover waits, nothing of it is in the table. (Before: the probe took no writer row, the
+     * takeover raised the mark at once, and XA COMMIT landed the old write after it.)
+     */
+    @Test
+    void aPreparedXaBranchOfARegisteredSessionHoldsOffATakeover_C4_C7_C10() throws Exception {
+        try (TokenIssuer issuer = issuer()) {
+            long t1 = issuer.acquire(resource, "old", Duration.ofSeconds(60), AcquireOptions.DEFAULT
+                    .revokeImmediately(true)).token();
+            String xid = "'" + resource + "-reg'";
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+            try (Connection late = DriverManager.getConnection(raw); Statement s = late.createStatement()) {
+                s.executeUpdate("INSERT INTO " + epoch + "_session (resource, conn_id, boot, token) VALUES ('" + resource
+                        + "', CONNECTION_ID(), " + dev.fencing.sql.MariaDbSessionFenceSql.BOOT + ", " + t1 + ")");
+                s.execute("XA START " + xid);
+                s.executeUpdate("INSERT INTO " + data + " (who) VALUES ('xa-registered')");
+                s.execute("XA END " + xid);
+                s.execute("XA PREPARE " + xid);
+                java.util.concurrent.Future<Long> takeover = takeOver(pool, issuer, "new");
+                Thread.sleep(2000);
+                assertTrue(!takeover.isDone(), "the takeover waits for the registered session's prepared branch");
+                assertEquals(t1, mark(), "the mark is unchanged while the branch is prepared");
+                TestDatabase.exec(raw, "XA ROLLBACK " + xid);
+                long t2 = takeover.get(30, TimeUnit.SECONDS);
+                assertEquals(t2, mark());
+                SQLException gone = assertThrows(SQLException.class, () -> TestDatabase.exec(raw, "XA COMMIT " + xid));
+                assertEquals("XAE04", gone.getSQLState(), gone.toString());
+                assertEquals(0, count("who = 'xa-registered'"), "nothing of the branch after the takeover");
+            } finally {
+                pool.shutdownNow();
+                for (String x : xaRecover()) {
+                    TestDatabase.exec(raw, "XA ROLLBACK '" + x + "'");
+                }
+                assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS));
+            }
+            assertEquals(0, count("who = 'xa-registered'"), "the database holds none of the branch's write");
+        }
+    }
+
     /** A takeover with immediate revocation (the issuer raises the mark), in the background. */
     private java.util.concurrent.Future<Long> takeOver(java.util.concurrent.ExecutorService pool, TokenIssuer issuer,
                                                        String holder) {
