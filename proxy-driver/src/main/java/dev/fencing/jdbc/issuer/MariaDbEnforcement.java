@@ -153,6 +153,11 @@ final class MariaDbEnforcement implements Enforcement {
                             + "): enforce " + parent.qualified() + " for the same resource");
                 }
             }
+            if (!procedureIntact) {
+                warnings.add("the procedure, the writer or session table or the epoch table's triggers are not as"
+                        + " fencing enforce makes them (a trigger of someone else's on the writer or session table"
+                        + " counts): drop what was added, then run fencing enforce again");
+            }
             String conflict = cascadeConflict(table, entry.getValue(), resources);
             if (conflict != null) {
                 inForce = false;
