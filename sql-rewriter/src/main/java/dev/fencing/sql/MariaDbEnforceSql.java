@@ -229,7 +229,7 @@ public final class MariaDbEnforceSql {
 
     /**
      * What the procedure needs beside the epoch table (besides the session fence's table), created before it;
-     * idempotent: the writer table (a row per resource and connection that wrote with a token since the resource's
+     * idempotent: the writer table (a row per resource and connection that wrote since the resource's
      * last raise, changed by every row change the procedure admits (by a token or a registration), so the transaction holds it exclusively
      * to its end, through {@code XA PREPARE} and a restart of the server) and the epoch table's trigger that makes
      * every raise of a mark delete the resource's writer rows first: the raise waits for every transaction that still
