@@ -29,7 +29,7 @@ import java.util.List;
  * stale; otherwise {@code ZF001}. Every value the client sets is a claim, re-checked against the locked mark: the
  * record gives no more than a token does.
  *
- * <p>A row change admitted by a token also changes the connection's row in the writer table
+ * <p>A row change admitted (by a token or by a registration) also changes the connection's row in the writer table
  * ({@link #createSupport()}): XA PREPARE releases the epoch row's shared lock but keeps that exclusive one, and every
  * raise of the mark deletes the resource's writer rows first (a trigger on the epoch table), so it waits for a prepared
  * branch of the old mark as it waits for any open transaction of it.
@@ -72,10 +72,12 @@ public final class MariaDbEnforceSql {
     private final String raiseTrigger;
     private final String raiseTriggerName;
     private final String epochName;
+    private final EpochTable epochTableName;
 
     /** Enforcement beside {@code epochTable} and {@code leaseTable}, both resolved (qualified). */
     public MariaDbEnforceSql(EpochTable epochTable, EpochTable leaseTable) {
         this.epoch = new EpochSql(Dialect.MARIADB, epochTable);
+        this.epochTableName = epochTable;
         this.epochTable = epochTable.render(Dialect.MARIADB);
         this.leaseTable = leaseTable.render(Dialect.MARIADB);
         this.procedureSchema = epochTable.storedSchema(Dialect.MARIADB);
@@ -183,13 +185,12 @@ public final class MariaDbEnforceSql {
                 + "        END IF;\n"
                 + "      END IF;\n"
                 + "    END IF;\n"
-                // admitted by its token: this connection's writer row, changed, so its exclusive lock outlives XA
-                // PREPARE (which releases the epoch row's shared lock) and a restart; every raise waits for it
-                + "    IF registered IS NULL THEN\n"
-                + "      INSERT INTO " + writerTable + " (resource, conn_id, n) VALUES (res, CONNECTION_ID(), 1)"
-                + " ON DUPLICATE KEY UPDATE n = n + 1;\n"
-                + "    END IF;\n"
                 + "  END IF;\n"
+                // admitted (by its token or its registration): this connection's writer row, changed, so its exclusive
+                // lock outlives XA PREPARE (which releases the epoch row's shared lock; the hand-over ends a registered
+                // session, not a branch it prepared) and a restart; every raise waits for it
+                + "  INSERT INTO " + writerTable + " (resource, conn_id, n) VALUES (res, CONNECTION_ID(), 1)"
+                + " ON DUPLICATE KEY UPDATE n = n + 1;\n"
                 + "END";
     }
 
@@ -228,8 +229,8 @@ public final class MariaDbEnforceSql {
 
     /**
      * What the procedure needs beside the epoch table (besides the session fence's table), created before it;
-     * idempotent: the writer table (a row per resource and connection that wrote with a token since the resource's
-     * last raise, changed by every row change the procedure admits by a token, so the transaction holds it exclusively
+     * idempotent: the writer table (a row per resource and connection that wrote since the resource's
+     * last raise, changed by every row change the procedure admits (by a token or a registration), so the transaction holds it exclusively
      * to its end, through {@code XA PREPARE} and a restart of the server) and the epoch table's trigger that makes
      * every raise of a mark delete the resource's writer rows first: the raise waits for every transaction that still
      * holds one, a prepared XA branch of the old mark included.
@@ -250,19 +251,28 @@ public final class MariaDbEnforceSql {
 
     /**
      * One row whose first column is 1 when {@link #createSupport()} is in force: the raise trigger on the epoch table
-     * with exactly its body, and the writer table in InnoDB. Parameters: {@link #supportCheckParameters()}.
+     * with exactly its body, the writer table in InnoDB, and no trigger on the writer table nor on the session table
+     * but the session fence's own: a trigger of anyone else's could change the resource of the row the procedure
+     * writes (so a raise's {@code DELETE} would not meet it) or of a registration. Parameters:
+     * {@link #supportCheckParameters()}.
      */
     public static String supportCheck() {
         return "SELECT CASE WHEN EXISTS (SELECT 1 FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = ?"
                 + " AND TRIGGER_NAME = ? AND EVENT_OBJECT_TABLE = ? AND ACTION_TIMING = 'BEFORE'"
                 + " AND EVENT_MANIPULATION = 'UPDATE' AND ACTION_ORIENTATION = 'ROW' AND ACTION_STATEMENT = ?)"
                 + " AND EXISTS (SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
-                + " AND ENGINE = 'InnoDB') THEN 1 ELSE 0 END";
+                + " AND ENGINE = 'InnoDB')"
+                + " AND NOT EXISTS (SELECT 1 FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = ?"
+                + " AND (EVENT_OBJECT_TABLE = ? OR (EVENT_OBJECT_TABLE = ? AND TRIGGER_NAME NOT IN (?, ?, ?))))"
+                + " THEN 1 ELSE 0 END";
     }
 
     /** The parameters of {@link #supportCheck()}, in order. */
     public List<String> supportCheckParameters() {
-        return List.of(procedureSchema, raiseTriggerName, epochName, raiseTriggerBody(), procedureSchema, writerName);
+        List<String> own = new MariaDbSessionFenceSql(epochTableName).triggerNames();
+        return List.of(procedureSchema, raiseTriggerName, epochName, raiseTriggerBody(), procedureSchema, writerName,
+                procedureSchema, writerName, sessionTable().storedTable(Dialect.MARIADB), own.get(1), own.get(2),
+                own.get(3));
     }
 
     /** The rendered writer table. */
@@ -388,15 +398,30 @@ public final class MariaDbEnforceSql {
     }
 
     /**
+     * The foreign keys whose actions change a child when {@code schema.table} changes as their parent (the other side
+     * of {@link #cascadesInto()}): one row each: constraint, child schema, child table, update rule, delete rule.
+     * Parameters: schema, table.
+     */
+    public static String cascadesFrom() {
+        return "SELECT CONSTRAINT_NAME, CONSTRAINT_SCHEMA, TABLE_NAME, UPDATE_RULE, DELETE_RULE"
+                + " FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE UNIQUE_CONSTRAINT_SCHEMA = ?"
+                + " AND REFERENCED_TABLE_NAME = ?"
+                + " AND (UPDATE_RULE NOT IN ('RESTRICT', 'NO ACTION') OR DELETE_RULE NOT IN ('RESTRICT', 'NO ACTION'))"
+                + " ORDER BY 1 LIMIT 18446744073709551615";
+    }
+
+    /**
      * The accounts and roles that hold, directly, a privilege that gets around enforcement of {@code schema.table}:
      * one row per grantee and privilege (grantee, privilege, level). Global privileges: {@code SUPER} (any definer,
      * {@code SET GLOBAL}), {@code BINLOG REPLAY} (the {@code BINLOG} statement applies row events without triggers);
      * at any level: {@code TRIGGER}, {@code DROP} ({@code TRUNCATE}, which fires no trigger, or drop and re-create),
      * {@code ALTER} (another engine, {@code DISCARD}/{@code IMPORT TABLESPACE}, {@code EXCHANGE PARTITION}) on the
      * table, and {@code INSERT}, {@code UPDATE}, {@code DELETE}, {@code DROP}, {@code ALTER}, {@code TRIGGER} on the
-     * epoch or lease table (raising a mark by hand, past the never-issued check); {@code ALTER ROUTINE} and
-     * {@code CREATE ROUTINE} on the fence's schema (replacing the procedure). Parameters: the table's schema, the
-     * table, the fence's schema, the epoch table, the lease table.
+     * epoch, lease, session or writer table, at table or column level too (raising a mark by hand, past the
+     * never-issued check; forging a registration; moving or dropping a writer row, or a trigger that does, so a raise
+     * does not wait for a prepared branch); {@code ALTER ROUTINE} and {@code CREATE ROUTINE} on the fence's schema
+     * (replacing the procedure). Parameters: the table's schema, the fence's schema, the table's schema, the table,
+     * then the epoch, lease, session and writer tables (rendered) twice.
      */
     public static String bypassingGrantees() {
         String onTable = "('TRIGGER', 'DROP', 'ALTER')";
@@ -410,7 +435,10 @@ public final class MariaDbEnforceSql {
                 + " 'ALTER ROUTINE', 'CREATE ROUTINE'))"
                 + " UNION ALL SELECT GRANTEE, PRIVILEGE_TYPE, CONCAT(TABLE_SCHEMA, '.', TABLE_NAME)"
                 + " FROM information_schema.TABLE_PRIVILEGES WHERE (TABLE_SCHEMA = ? AND TABLE_NAME = ? AND PRIVILEGE_TYPE IN "
-                + onTable + ") OR (CONCAT('`', TABLE_SCHEMA, '`.`', TABLE_NAME, '`') IN (?, ?) AND PRIVILEGE_TYPE IN "
-                + onFence + ") ORDER BY 1, 2 LIMIT 18446744073709551615";
+                + onTable + ") OR (CONCAT('`', TABLE_SCHEMA, '`.`', TABLE_NAME, '`') IN (?, ?, ?, ?) AND PRIVILEGE_TYPE IN "
+                + onFence + ")"
+                + " UNION ALL SELECT DISTINCT GRANTEE, PRIVILEGE_TYPE, CONCAT(TABLE_SCHEMA, '.', TABLE_NAME)"
+                + " FROM information_schema.COLUMN_PRIVILEGES WHERE CONCAT('`', TABLE_SCHEMA, '`.`', TABLE_NAME, '`')"
+                + " IN (?, ?, ?, ?) AND PRIVILEGE_TYPE IN " + onFence + " ORDER BY 1, 2 LIMIT 18446744073709551615";
     }
 }

@@ -70,6 +70,15 @@ final class MariaDbEnforcement implements Enforcement {
                 }
             }
         }
+        Map<Table, String> after = new LinkedHashMap<>(enforced);
+        resolved.forEach(table -> after.put(table, resource));
+        for (Table table : resolved) {
+            String conflict = cascadeConflict(table, resource, after);
+            if (conflict != null) {
+                throw new IllegalArgumentException("table " + table.qualified() + " cannot be enforced for resource '"
+                        + resource + "': " + conflict + "; nothing was changed");
+            }
+        }
         List<String> done = new ArrayList<>();
         try (Statement s = connection.createStatement()) {
             // the procedure probes the session fence's registrations and changes the writer table: both first
@@ -138,10 +147,21 @@ final class MariaDbEnforcement implements Enforcement {
                 String[] parts = cascade.split("\u0000", -1);
                 Table parent = new Table(parts[1], parts[2]);
                 if (!entry.getValue().equals(resources.get(parent))) {
+                    inForce = false;
                     warnings.add("foreign key " + parts[0] + " from " + parent.qualified() + " changes this table"
                             + " without firing its triggers (ON UPDATE " + parts[3] + ", ON DELETE " + parts[4]
                             + "): enforce " + parent.qualified() + " for the same resource");
                 }
+            }
+            if (!procedureIntact) {
+                warnings.add("the procedure, the writer or session table or the epoch table's triggers are not as"
+                        + " fencing enforce makes them (a trigger of someone else's on the writer or session table"
+                        + " counts): drop what was added, then run fencing enforce again");
+            }
+            String conflict = cascadeConflict(table, entry.getValue(), resources);
+            if (conflict != null) {
+                inForce = false;
+                warnings.add(conflict);
             }
             warnings.addAll(bypasses(table));
             all.add(new EnforcedTable(table.qualified(), entry.getValue(), inForce, warnings));
@@ -158,8 +178,11 @@ final class MariaDbEnforcement implements Enforcement {
             ps.setString(2, fenceSchema);
             ps.setString(3, table.schema());
             ps.setString(4, table.name());
-            ps.setString(5, sql.epochTable());
-            ps.setString(6, sql.leaseTable());
+            List<String> fenceTables = List.of(sql.epochTable(), sql.leaseTable(),
+                    sql.sessionTable().render(Dialect.MARIADB), sql.writerTable());
+            for (int i = 0; i < 8; i++) {
+                ps.setString(5 + i, fenceTables.get(i % 4));
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String privilege = rs.getString(2);
@@ -187,8 +210,11 @@ final class MariaDbEnforcement implements Enforcement {
                                         + " EXCHANGE PARTITION)");
                             }
                             if (onFence) {
-                                its.add("may write or alter the epoch or lease table (" + privilege + ": raise a mark"
-                                        + " past the never-issued check, or drop its protection)");
+                                its.add("may write or alter the fence's epoch, lease, session or writer table ("
+                                        + privilege + (global || level.equals(fenceSchema) ? "" : " on " + level)
+                                        + ": raise a mark past the never-issued check, forge a registration, move"
+                                        + " writer rows so a raise does not wait for a prepared XA branch, or drop"
+                                        + " their protection)");
                             }
                         }
                     }
@@ -204,10 +230,53 @@ final class MariaDbEnforcement implements Enforcement {
         return lines;
     }
 
+    /**
+     * The first table that a cascade links to {@code start}, at any depth and in either direction (what a change of
+     * {@code start} cascades into, and what cascades into it), enforced for a resource other than {@code resource},
+     * described; or {@code null}. InnoDB runs cascades without firing triggers, so a token for one resource would
+     * change the other's rows.
+     */
+    private String cascadeConflict(Table start, String resource, Map<Table, String> enforced) throws SQLException {
+        for (boolean down : new boolean[] {true, false}) {
+            Set<Table> seen = new LinkedHashSet<>(List.of(start));
+            List<Table> next = new ArrayList<>(List.of(start));
+            while (!next.isEmpty()) {
+                Table at = next.remove(0);
+                for (String link : down ? cascadesOutOf(at) : cascades(at)) {
+                    String[] parts = link.split("\u0000", -1);
+                    Table other = new Table(parts[1], parts[2]);
+                    String its = enforced.get(other);
+                    if (its != null && !its.equals(resource)) {
+                        return (down ? "a change of it cascades (foreign key " + parts[0] + " of " + other.qualified()
+                                + ", through " + at.qualified() + ") into " + other.qualified()
+                                : other.qualified() + " cascades (foreign key " + parts[0] + ", into " + at.qualified()
+                                + ") into it, and " + other.qualified())
+                                + ", which is enforced for resource '" + its + "'; InnoDB runs cascades without firing"
+                                + " triggers, so a token for one resource would change the other's rows: enforce both"
+                                + " for one resource, or make the foreign key RESTRICT";
+                    }
+                    if (seen.add(other)) {
+                        next.add(other);
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Each foreign key whose cascade {@code table} changes as parent: name, child schema, child table, rules. */
+    private List<String> cascadesOutOf(Table table) throws SQLException {
+        return links(MariaDbEnforceSql.cascadesFrom(), table);
+    }
+
     /** Each foreign key that changes {@code table} by cascade: name, parent schema, parent table, rules, NUL-joined. */
     private List<String> cascades(Table table) throws SQLException {
+        return links(MariaDbEnforceSql.cascadesInto(), table);
+    }
+
+    private List<String> links(String query, Table table) throws SQLException {
         List<String> found = new ArrayList<>();
-        try (PreparedStatement ps = connection.prepareStatement(MariaDbEnforceSql.cascadesInto())) {
+        try (PreparedStatement ps = connection.prepareStatement(query)) {
             ps.setString(1, table.schema());
             ps.setString(2, table.name());
             try (ResultSet rs = ps.executeQuery()) {

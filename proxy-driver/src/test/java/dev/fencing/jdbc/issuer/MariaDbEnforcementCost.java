@@ -60,9 +60,9 @@ public final class MariaDbEnforcementCost {
             dev.fencing.sql.MariaDbEnforceSql sql = new dev.fencing.sql.MariaDbEnforceSql(
                     dev.fencing.sql.EpochTable.resolved(db, "epoch"), dev.fencing.sql.EpochTable.resolved(db, "lease"));
             // the procedure without its writer row (XA, docs/enforcement.md): what the writer row costs, in this run
-            String writerRow = "    IF registered IS NULL THEN\n      INSERT INTO " + sql.writerTable();
+            String writerRow = "  INSERT INTO " + sql.writerTable();
             int at = sql.createProcedure().indexOf(writerRow);
-            int end = sql.createProcedure().indexOf("    END IF;\n", at) + "    END IF;\n".length();
+            int end = sql.createProcedure().indexOf(";\n", at) + ";\n".length();
             String withoutWriterRow = sql.createProcedure().substring(0, at) + sql.createProcedure().substring(end);
             try {
                 for (int t = 0; t < threads; t++) {

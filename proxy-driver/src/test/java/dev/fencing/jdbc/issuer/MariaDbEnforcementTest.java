@@ -446,6 +446,91 @@ class MariaDbEnforcementTest {
     }
 
     /**
+     * C2, C7 (review B4): a table whose rows a cascade changes (at any depth, either direction) cannot be enforced for
+     * another resource than the table at the other end. The reviewer's sequence: parent, child and grandchild enforced
+     * together for r1, the parent taken out and enforced for r2, whose token then deleted the r1 child's rows through
+     * ON DELETE CASCADE. Now enforce refuses and changes nothing, and --list reports such a pair NOT IN FORCE.
+     */
+    @Test
+    void aCascadeBetweenTablesOfTwoResourcesIsRefusedAtEnforceAndReported_C2() throws Exception {
+        String parent = db + ".parent";
+        String child = db + ".child";
+        String grand = db + ".grand";
+        String r2 = resource + "-r2";
+        TestDatabase.exec(raw, "CREATE TABLE " + parent + " (id INT PRIMARY KEY) ENGINE=InnoDB",
+                "CREATE TABLE " + child + " (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES " + parent
+                        + " (id) ON DELETE CASCADE) ENGINE=InnoDB",
+                "CREATE TABLE " + grand + " (id INT PRIMARY KEY, cid INT, FOREIGN KEY (cid) REFERENCES " + child
+                        + " (id) ON UPDATE CASCADE ON DELETE CASCADE) ENGINE=InnoDB");
+        assertEquals(0, cli("declare", r2).code);
+        Result all = cli("enforce", parent, child, grand, "--resource", resource);
+        assertEquals(0, all.code, all.err);
+        assertEquals(0, cli("enforce", "--off", parent).code);
+
+        Result moved = cli("enforce", parent, "--resource", r2);
+        assertEquals(64, moved.code, "a parent cascading into a table of another resource: " + moved.out);
+        assertTrue(moved.err.contains(child) && moved.err.contains("'" + resource + "'"), moved.err);
+        assertTrue(cli("enforce", "--list").out.lines().noneMatch(l -> l.startsWith(parent + " ")), "nothing was changed");
+
+        // at depth: the child out too, the parent's change cascades through it into the grandchild
+        assertEquals(0, cli("enforce", "--off", child).code);
+        Result deep = cli("enforce", parent, "--resource", r2);
+        assertEquals(64, deep.code, deep.out);
+        assertTrue(deep.err.contains(grand), deep.err);
+        // the other direction: a child whose cascading ancestor is enforced for another resource
+        assertEquals(0, cli("enforce", "--off", grand).code);
+        assertEquals(0, cli("enforce", parent, child, "--resource", resource).code);
+        Result up = cli("enforce", grand, "--resource", r2);
+        assertEquals(64, up.code, up.out);
+
+        // what a server that got there anyway (triggers written by hand) is reported as
+        {
+            dev.fencing.sql.MariaDbEnforceSql enforceSql = new dev.fencing.sql.MariaDbEnforceSql(
+                    dev.fencing.sql.EpochTable.resolved(db, "epoch"), dev.fencing.sql.EpochTable.resolved(db, "lease"));
+            TestDatabase.exec(raw, enforceSql.install(db, "grand", r2).toArray(String[]::new));
+        }
+        Result list = cli("enforce", "--list");
+        String grandLine = list.out.lines().filter(l -> l.startsWith(grand + " ")).findFirst().orElseThrow();
+        assertTrue(grandLine.contains("NOT IN FORCE"), list.out);
+        String childLine = list.out.lines().filter(l -> l.startsWith(child + " ")).findFirst().orElseThrow();
+        assertTrue(childLine.contains("NOT IN FORCE"), "both ends of the pair: " + list.out);
+        assertTrue(list.out.contains("enforced for resource '" + r2 + "'"), list.out);
+    }
+
+    /**
+     * C4, C7 (review B2): a trigger of someone else's on the writer table (the reviewer's: {@code BEFORE INSERT ... SET
+     * NEW.resource = CONCAT('x', NEW.resource)}, so a raise's {@code DELETE} does not meet the row and does not wait
+     * for a prepared branch) or on the session table puts the tables NOT IN FORCE, and --list names the accounts that
+     * may write, alter or add triggers to the writer and session tables, at table and column level.
+     */
+    @Test
+    void aForeignTriggerOnTheWriterOrSessionTableIsNotInForceAndTheirGranteesAreNamed_C4_C7() throws Exception {
+        String app = TestDatabase.unique("enf_trg");
+        String col = TestDatabase.unique("enf_col");
+        String line = data + " ";
+        assertTrue(cli("enforce", "--list").out.lines().anyMatch(l -> l.startsWith(line) && l.contains("enforced")));
+        TestDatabase.exec(raw, "CREATE USER '" + app + "'@'%'", "CREATE USER '" + col + "'@'%'",
+                "GRANT TRIGGER ON " + epoch + "_writer TO '" + app + "'@'%'",
+                "GRANT INSERT (resource) ON " + epoch + "_session TO '" + col + "'@'%'");
+        try {
+            Result named = cli("enforce", "--list");
+            assertTrue(named.out.contains(app) && named.out.contains(col), named.out);
+            for (String table : List.of(epoch + "_writer", epoch + "_session")) {
+                TestDatabase.exec(raw, "CREATE TRIGGER " + db + ".foreign_trg BEFORE INSERT ON " + table
+                        + " FOR EACH ROW SET NEW.resource = CONCAT('x', NEW.resource)");
+                Result list = cli("enforce", "--list");
+                assertTrue(list.out.lines().anyMatch(l -> l.startsWith(line) && l.contains("NOT IN FORCE")),
+                        "a trigger on " + table + ": " + list.out);
+                TestDatabase.exec(raw, "DROP TRIGGER " + db + ".foreign_trg");
+                assertTrue(cli("enforce", "--list").out.lines().anyMatch(l -> l.startsWith(line)
+                        && l.contains("enforced")), "back in force once it is gone");
+            }
+        } finally {
+            TestDatabase.exec(raw, "DROP USER IF EXISTS '" + app + "'@'%'", "DROP USER IF EXISTS '" + col + "'@'%'");
+        }
+    }
+
+    /**
      * C4, C7 with XA (issue 28, open item): a late owner outside the driver (MariaDB Connector/J, no fencing driver)
      * writes at the current mark inside an XA branch and prepares it. XA PREPARE releases the epoch row's shared lock,
      * but not the exclusive lock on the connection's writer row that the trigger changed, and a raise deletes the
@@ -493,6 +578,49 @@ class MariaDbEnforcementTest {
                 }
                 assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS));
             }
+        }
+    }
+
+    /**
+     * C4, C7, C10 (review B1): a session admitted by a registration (here forged, as the reviewer did, by an account
+     * with INSERT on the session table; the insert's own trigger still holds it to its own id and the current mark)
+     * prepares an XA branch that changes an enforced table with no token. The takeover ends the session (KILL) and
+     * raises the mark; the raise now waits for the branch's writer row, so the branch cannot land after the new mark:
+     * rolled back while the takeover waits, nothing of it is in the table. (Before: the probe took no writer row, the
+     * takeover raised the mark at once, and XA COMMIT landed the old write after it.)
+     */
+    @Test
+    void aPreparedXaBranchOfARegisteredSessionHoldsOffATakeover_C4_C7_C10() throws Exception {
+        try (TokenIssuer issuer = issuer()) {
+            long t1 = issuer.acquire(resource, "old", Duration.ofSeconds(60), AcquireOptions.DEFAULT
+                    .revokeImmediately(true)).token();
+            String xid = "'" + resource + "-reg'";
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+            try (Connection late = DriverManager.getConnection(raw); Statement s = late.createStatement()) {
+                s.executeUpdate("INSERT INTO " + epoch + "_session (resource, conn_id, boot, token) VALUES ('" + resource
+                        + "', CONNECTION_ID(), " + dev.fencing.sql.MariaDbSessionFenceSql.BOOT + ", " + t1 + ")");
+                s.execute("XA START " + xid);
+                s.executeUpdate("INSERT INTO " + data + " (who) VALUES ('xa-registered')");
+                s.execute("XA END " + xid);
+                s.execute("XA PREPARE " + xid);
+                java.util.concurrent.Future<Long> takeover = takeOver(pool, issuer, "new");
+                Thread.sleep(2000);
+                assertTrue(!takeover.isDone(), "the takeover waits for the registered session's prepared branch");
+                assertEquals(t1, mark(), "the mark is unchanged while the branch is prepared");
+                TestDatabase.exec(raw, "XA ROLLBACK " + xid);
+                long t2 = takeover.get(30, TimeUnit.SECONDS);
+                assertEquals(t2, mark());
+                SQLException gone = assertThrows(SQLException.class, () -> TestDatabase.exec(raw, "XA COMMIT " + xid));
+                assertEquals("XAE04", gone.getSQLState(), gone.toString());
+                assertEquals(0, count("who = 'xa-registered'"), "nothing of the branch after the takeover");
+            } finally {
+                pool.shutdownNow();
+                for (String x : xaRecover()) {
+                    TestDatabase.exec(raw, "XA ROLLBACK '" + x + "'");
+                }
+                assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS));
+            }
+            assertEquals(0, count("who = 'xa-registered'"), "the database holds none of the branch's write");
         }
     }
 
