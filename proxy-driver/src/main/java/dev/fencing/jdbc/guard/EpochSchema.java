@@ -178,6 +178,11 @@ public final class EpochSchema {
             try (Statement statement = raw.createStatement()) {
                 statement.executeQuery(sql.validateTable()).close();
             } catch (SQLException e) {
+                if (!aboutTheTable(e)) {
+                    // a lost connection, a timeout, a cancel: passed on as it is, not a configuration error (found by
+                    // the MariaDB session torture run: a KILL during connect was refused as ZF006)
+                    throw e;
+                }
                 SQLException unreadable = Settings.configuration("the resource table " + sql.table() + " cannot be read"
                         + " as (resource, table_schema, table_name): " + Refusals.firstLine(e.getMessage()) + ". The"
                         + " driver's role needs SELECT on it (docs/resources.md); " + REMEDY);
