@@ -711,6 +711,7 @@ public final class EpochGuard {
     private boolean raiseEndingSessions(String resource, long token) throws SQLException {
         long giveUpAt = System.nanoTime() + RAISE_RETRY_NANOS;
         int noneSeen = 0;
+        MariaDbSessionFenceSql fence = null;
         for (int attempt = 1; ; attempt++) {
             try {
                 return raiseOnce(resource, token);
@@ -725,30 +726,22 @@ public final class EpochGuard {
                 }
                 // both refusals end what this connection sees registered below and alive (its look is a locking read,
                 // so a registration committed after this transaction's snapshot is seen and ended too)
-                if (MariaDbHandOver.endSessionsBelow(raw, new MariaDbSessionFenceSql(sql.epochTable()), resource,
-                        token, refused) > 0) {
+                if (fence == null) {
+                    fence = new MariaDbSessionFenceSql(sql.epochTable());
+                }
+                if (MariaDbHandOver.endSessionsBelow(raw, fence, resource, token, refused) > 0) {
                     noneSeen = 0;
                 } else if (MariaDbHandOver.liveRowKept(refused)) {
-                    pause(Math.min(10L * attempt, 100)); // an ended session still listed leaves the list shortly
+                    MariaDbHandOver.pause(Math.min(10L * attempt, 100)); // an ended session still listed leaves shortly
                 } else if (++noneSeen < NONE_SEEN_ATTEMPTS) {
                     // the session the trigger saw alive was gone when this connection looked (it closed, or another
                     // raise ended it: found by the MariaDB session torture run, where the raise failed here): the
                     // raise's next try, whose trigger looks again, tells
-                    pause(2L * noneSeen);
+                    MariaDbHandOver.pause(2L * noneSeen);
                 } else {
                     throw MariaDbHandOver.noneSeen(refused); // refused again and again, none seen: a privilege
                 }
             }
-        }
-    }
-
-    private static void pause(long millis) throws SQLException {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SQLException("fencing: interrupted while waiting for an ended session to leave the process list",
-                    "HY000");
         }
     }
 

@@ -139,13 +139,18 @@ final class MariaDbHandOver {
                             + MariaDbSessionFenceSql.END_SESSION_TIMEOUT_MS + " ms; the mark stays where it was",
                             "HY000", SqlStates.MARIADB_LOCK_WAIT_TIMEOUT);
                 }
-                try {
-                    Thread.sleep(2);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    throw new SQLException("fencing: interrupted while waiting for old sessions to end", "HY000");
-                }
+                pause(2);
             }
+        }
+    }
+
+    /** Waits {@code millis} for ended sessions to leave the server's list; an interrupt ends the wait as an error. */
+    static void pause(long millis) throws SQLException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("fencing: interrupted while waiting for old sessions to end", "HY000");
         }
     }
 
