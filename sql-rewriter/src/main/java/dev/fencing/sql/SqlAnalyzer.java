@@ -161,14 +161,21 @@ public final class SqlAnalyzer {
         if (cached != null) {
             return cached;
         }
-        Analysis analysis = analyzeText(sql);
+        return remember(cache, sql, analyzeText(sql));
+    }
+
+    /**
+     * Keeps {@code analysis} of {@code sql} in {@code into} (bounded: a full cache is cleared) and returns the one
+     * kept, which another thread may have put first.
+     */
+    private Analysis remember(Map<String, Analysis> into, String sql, Analysis analysis) {
         if (cacheCapacity == 0) {
             return analysis;
         }
-        if (cache.size() >= cacheCapacity) {
-            cache.clear();
+        if (into.size() >= cacheCapacity) {
+            into.clear();
         }
-        Analysis raced = cache.putIfAbsent(sql, analysis);
+        Analysis raced = into.putIfAbsent(sql, analysis);
         return raced == null ? analysis : raced;
     }
 
@@ -205,15 +212,7 @@ public final class SqlAnalyzer {
         if (cached != null) {
             return cached;
         }
-        Analysis analysis = analyzeInMode(sql, !noBackslashEscapes);
-        if (cacheCapacity == 0) {
-            return analysis;
-        }
-        if (byMode.size() >= cacheCapacity) {
-            byMode.clear();
-        }
-        Analysis raced = byMode.putIfAbsent(sql, analysis);
-        return raced == null ? analysis : raced;
+        return remember(byMode, sql, analyzeInMode(sql, !noBackslashEscapes));
     }
 
     private Analysis analyzeInMode(String sql, boolean escapes) {

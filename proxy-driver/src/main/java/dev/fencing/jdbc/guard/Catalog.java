@@ -186,8 +186,9 @@ public final class Catalog {
         while (!names.isEmpty()) {
             List<String> unknown = new java.util.ArrayList<>();
             for (String name : names) {
-                if (asked.add(name.toUpperCase(java.util.Locale.ROOT))) {
-                    unknown.add(name.toUpperCase(java.util.Locale.ROOT));
+                String upper = name.toUpperCase(java.util.Locale.ROOT);
+                if (asked.add(upper)) {
+                    unknown.add(upper);
                 }
             }
             names.clear();
